@@ -1,0 +1,18 @@
+"""Exact rules of five GNOME Aisleriot patience games: Clock, Freecell, Yukon, Ten Across, Zebra.
+
+>>> from rules import get_game
+>>> state = get_game("freecell").deal(1)          # Microsoft deal 1
+>>> move = state.legal_moves()[0]; state.apply(move)
+"""
+from .errors import (AisleError, IllegalMoveError, InvalidCardError, InvalidDealError,
+                     InvalidOptionError, InvalidSeedError, UnknownGameError)
+from .game import Game, Kernels, Outcome, State
+from .moves import Move
+from .registry import GAME_NAMES, all_games, get_game
+
+__all__ = [
+    "AisleError", "IllegalMoveError", "InvalidCardError", "InvalidDealError", "InvalidOptionError",
+    "InvalidSeedError", "UnknownGameError", "Game", "Kernels", "Outcome", "State", "Move",
+    "GAME_NAMES", "all_games", "get_game",
+]
+__version__ = "0.1.0"

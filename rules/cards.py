@@ -1,0 +1,81 @@
+"""Cards as small integers, one encoding for the whole library.
+
+A card is ``13 * suit + (rank - 1)`` with suits clubs=0, diamonds=1, hearts=2, spades=3 and
+ranks A=1 .. K=13 -- the index of Aisleriot's unshuffled deck (spec section 2.1), so a shuffled
+deck is a permutation of ``range(52)``.  Zebra's second deck, where a game needs to tell the
+copies apart, adds 52.  ``EMPTY`` (-1) marks "no card".
+
+Cards print as rank+suit in upper case (``TH``); parsing also accepts ``10h`` and lower case.
+Aisleriot's layout text writes the suit in lower case (``Th``).
+"""
+from .errors import InvalidCardError
+from ._jit import jit
+
+EMPTY = -1
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+BLACK, RED = 0, 1
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+
+
+@jit
+def rank(card):
+    """Rank 1 (Ace) .. 13 (King)."""
+    return card % 13 + 1
+
+
+@jit
+def suit(card):
+    """Suit 0..3: clubs, diamonds, hearts, spades."""
+    return (card % 52) // 13
+
+
+@jit
+def colour(card):
+    """0 for black (clubs, spades), 1 for red (diamonds, hearts)."""
+    s = (card % 52) // 13
+    return 1 if (s == 1 or s == 2) else 0
+
+
+@jit
+def make_card(rank_, suit_):
+    return 13 * suit_ + rank_ - 1
+
+
+def parse_card(token):
+    """Parse ``AS``, ``TH``, ``10h``, ``qs`` (one deck) into a card 0..51.
+
+    >>> parse_card("10h") == parse_card("TH") == 13 * HEARTS + 9
+    True
+    """
+    if not isinstance(token, str):
+        raise InvalidCardError(f"card must be a string like 'TH', got {token!r}")
+    t = token.strip().upper()
+    if len(t) == 3 and t.startswith("10"):
+        t = "T" + t[2]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise InvalidCardError(
+            f"unknown card {token!r}: expected rank (A 2-9 T/10 J Q K) and suit (C D H S), e.g. 'TH'"
+        )
+    return 13 * SUITS.index(t[1]) + RANKS.index(t[0])
+
+
+def card_str(card):
+    """``TH`` style text of a card (the second Zebra deck prints like the first)."""
+    if card == EMPTY:
+        return "--"
+    if not 0 <= card < 104:
+        raise InvalidCardError(f"card code {card!r} is outside 0..103")
+    return RANKS[card % 13] + SUITS[(card % 52) // 13]
+
+
+def aisleriot_card_str(card):
+    """``Th`` style text used by the Aisleriot layout format."""
+    s = card_str(card)
+    return s[0] + s[1].lower()
+
+
+def full_deck():
+    """The 52 cards in Aisleriot's unshuffled order (clubs A..K, diamonds, hearts, spades)."""
+    return list(range(52))
