@@ -1,0 +1,38 @@
+import pytest
+from hypothesis import given, strategies as st
+
+from rules.cards import (BLACK, RED, aisleriot_card_str, card_str, colour, parse_card, rank, suit)
+from rules.errors import AisleError, InvalidCardError
+
+
+def test_encoding_matches_aisleriot_deck_order():
+    assert parse_card("AC") == 0 and parse_card("KC") == 12
+    assert parse_card("AD") == 13 and parse_card("KS") == 51
+    assert rank(parse_card("TH")) == 10 and suit(parse_card("TH")) == 2
+
+
+@pytest.mark.parametrize("text", ["TH", "th", "10h", "10H", "Th", " tH "])
+def test_parse_accepts_variants(text):
+    assert parse_card(text) == parse_card("TH")
+    assert card_str(parse_card(text)) == "TH"
+    assert aisleriot_card_str(parse_card(text)) == "Th"
+
+
+@pytest.mark.parametrize("text", ["", "1H", "11S", "ZH", "AX", "A", "10", "AHH", None, 5])
+def test_bad_tokens_are_named(text):
+    with pytest.raises(InvalidCardError) as err:
+        parse_card(text)
+    assert repr(text) in str(err.value)
+    assert isinstance(err.value, ValueError) and isinstance(err.value, AisleError)
+
+
+@given(st.integers(0, 51))
+def test_print_parse_round_trip(card):
+    assert parse_card(card_str(card)) == card
+    assert parse_card(aisleriot_card_str(card)) == card
+
+
+@given(st.integers(0, 103))
+def test_colour(card):
+    expected = RED if card_str(card)[1] in "DH" else BLACK
+    assert colour(card) == expected

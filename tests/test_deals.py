@@ -1,0 +1,102 @@
+"""Aisleriot's generator and shuffle (spec 2.5 vectors) and Microsoft deal numbers."""
+import numpy as np
+import pytest
+
+from rules.cards import aisleriot_card_str, card_str
+from rules.deals import (AisleriotRandom, aisleriot_shuffle, microsoft_deal, shuffle_many, shuffle_one)
+from rules.errors import InvalidSeedError
+
+SEED1_RAW = [1791095845, 4282876139, 3093770124, 4005303368, 491263]
+SEED1_DRAWS = [int(x) for x in (
+    "45 26 24 3 31 25 21 41 11 37 32 37 36 11 9 16 30 31 0 19 30 14 26 4 23 9 8 2 5 10 6 5 7 6 7 7 "
+    "7 6 4 0 9 8 5 5 7 1 0 4 1 1 0 0").split()]
+SEED1_D = ("9c Qh 8d 3c 6s Ac 4d Ks Td Ad 2s Js 3h 9d 3d 5s Jc 3s 7h 2d 6c Jh As 8h 4h Kd 9h 9s 4c 5d 5c "
+           "Qs Kh 6d Kc Tc 6h Jd Qd Qc 8c 4s 8s 7d Ts 2c 5h Th 7c Ah 2h 7s")
+
+# Columns of `make-microsoft-freecell-board -t N` (Debian freecell-solver-bin 6.x), first line only
+# for brevity plus the whole deal for 11982 and the top of the extended range.
+MS_FIRST_COLUMN = {
+    1: 'JD KD 2S 4C 3S 6D 6S',
+    617: '7D TD TH KD 4C 4S JD',
+    11982: 'AH 3D KD JC 6C JD KC',
+    3000000000: '8D TS JS TD JH JD JC',
+    5000000000: '9D KS 4C 2D AC KH TS',
+    8589934591: 'TC 8S 8C 6C 5H 5C 9C',
+}
+MS_11982 = """AH 3D KD JC 6C JD KC
+AS 3H 6H 5D 2C 7D 8D
+4H QS 5S 5C TH 8H 2S
+AC QC 4D 8C QH 9C 3S
+2D 8S 9H 9D 6D 2H
+6S 7H JH TD TC QD
+TS AD 9S KH 4S 4C
+JS KS 3C 7C 7S 5H"""
+
+
+def test_raw_outputs_seed_1():
+    rng = AisleriotRandom(1)
+    assert [rng.next_uint32() for _ in range(5)] == SEED1_RAW
+
+
+def test_shuffle_draws_seed_1():
+    rng = AisleriotRandom(1)
+    assert [rng.int_range(52 - i) for i in range(52)] == SEED1_DRAWS
+
+
+def test_deck_order_seed_1():
+    assert " ".join(aisleriot_card_str(c) for c in aisleriot_shuffle(1)) == SEED1_D
+
+
+def test_kernels_agree_with_python():
+    seeds = [0, 1, 2, 3000, 123456789, 2**32 - 1]
+    for n in (52, 96):
+        batch = shuffle_many(seeds, n)
+        for row, seed in zip(batch, seeds):
+            assert row.tolist() == aisleriot_shuffle(seed, n)
+            out = np.empty(n, dtype=np.int64)
+            shuffle_one(seed, n, out)
+            assert out.tolist() == row.tolist()
+
+
+def test_int_range_is_rejection_sampling():
+    """g_rand_int_range rejects raw outputs above 2^32 - 1 - (2^32 mod n); n = 2^31 + 1 rejects half."""
+    for n in (1, 2, 3, 52, 96, 2**31 + 1):
+        limit = 2**32 - 1 - (2**32 % n)
+        for seed in range(20):
+            raw = AisleriotRandom(seed)
+            while True:
+                r = raw.next_uint32()
+                if r <= limit:
+                    break
+            assert AisleriotRandom(seed).int_range(n) == r % n
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, "x", 1.5, None])
+def test_bad_aisleriot_seed(seed):
+    with pytest.raises(InvalidSeedError) as err:
+        AisleriotRandom(seed)
+    assert repr(seed) in str(err.value)
+
+
+def test_microsoft_deal_1_starts():
+    assert " ".join(card_str(c) for c in microsoft_deal(1)[:8]) == "JD 2D 9H JC 5D 7H 7C 5H"
+
+
+@pytest.mark.parametrize("number", sorted(MS_FIRST_COLUMN))
+def test_microsoft_deals_match_fc_solve(number):
+    deal = microsoft_deal(number)
+    assert sorted(deal) == list(range(52))
+    assert " ".join(card_str(c) for c in deal[0::8]) == MS_FIRST_COLUMN[number]
+
+
+def test_microsoft_11982_whole():
+    deal = microsoft_deal(11982)
+    cols = "\n".join(" ".join(card_str(c) for c in deal[i::8]) for i in range(8))
+    assert cols == MS_11982
+
+
+@pytest.mark.parametrize("number", [0, -5, 2**33, "abc"])
+def test_bad_microsoft_number(number):
+    with pytest.raises(InvalidSeedError) as err:
+        microsoft_deal(number)
+    assert repr(number) in str(err.value)
