@@ -1,14 +1,18 @@
-"""The ``aisle`` command: deal, play, conformance (and, as they land, solve, verify, winrate).
+"""The ``aisle`` command: deal, play, solve, verify, conformance, winrate and report.
 
 Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown game, bad seed,
 malformed file) prints one line on stderr and exits 2, never a traceback.
 """
 import argparse
+import importlib
+import json
 import random
 import sys
 
 from rules import GAME_NAMES, get_game
-from rules.errors import AisleError, InvalidOptionError
+from rules.errors import AisleError, InvalidDealError, InvalidOptionError, InvalidSeedError
+from rules.layout import parse_layout
+from rules.registry import _MODULES
 
 EXIT_BAD_INPUT = 2
 
@@ -32,9 +36,10 @@ def _options(pairs):
     return out
 
 
-def _add_deal_args(p, seed_help="Aisleriot seed (Freecell: Microsoft deal number by default)"):
+def _add_deal_args(p, seed_optional=False):
     p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
-    p.add_argument("seed", help=seed_help)
+    p.add_argument("seed", nargs="?" if seed_optional else None, default=None,
+                   help="Aisleriot seed (Freecell: Microsoft deal number by default)")
     p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
                    help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
@@ -136,8 +141,121 @@ def build_parser():
     return parser
 
 
+EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_UNKNOWN = 0, 3, 4
+
+
+def _start_state(args):
+    """The start position: a deal by seed, or (Freecell) a board file in fc-solve's format."""
+    game = get_game(args.game)
+    if getattr(args, "file", None):
+        if game.name != "freecell":
+            raise InvalidOptionError("--file takes Freecell Solver's board format, which only freecell has")
+        from rules.freecell import parse_fcs_board
+
+        try:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise InvalidDealError(f"cannot read board file {args.file!r}: {exc.strerror}") from None
+        return game, parse_fcs_board(text)
+    if args.seed is None:
+        raise InvalidSeedError("give a SEED (or --file BOARD for freecell)")
+    return game, game.deal(args.seed, args.numbering, **_options(args.option))
+
+
+def _solver_module(game):
+    try:
+        return importlib.import_module(f"solvers.{_MODULES[game.name].split('.')[-1]}_solver")
+    except ModuleNotFoundError:
+        raise AisleError(f"no solver for {game.name} yet") from None
+
+
+def cmd_solve(args):
+    game, state = _start_state(args)
+    solver = _solver_module(game)
+    kwargs = dict(method=args.method, max_nodes=args.max_nodes, timeout=args.timeout)
+    if game.name != "freecell":
+        kwargs["rules"] = args.rules
+    result = solver.solve(state, **kwargs)
+    notation = "standard" if args.format != "aisleriot" and game.name == "freecell" else "aisleriot"
+    moves, replay = [], state.copy()
+    for move in result.moves:
+        moves.append((str(replay.parse_move(move)), replay.format_move(move, notation)))
+        replay.apply(move)
+    if args.format == "json":
+        print(json.dumps({
+            "game": game.name, "seed": args.seed, "numbering": args.numbering or game.default_numbering,
+            "rules": args.rules, "start": state.layout(), "verdict": result.verdict,
+            "moves": [a for a, _ in moves], "notation": [n for _, n in moves],
+            "nodes": result.nodes_expanded, "seconds": round(result.seconds, 6),
+        }, indent=2))
+    else:
+        for _, text in moves:
+            print(text)
+        print(f"# {game.name}: {result.verdict}, {len(moves)} moves, {result.nodes_expanded} nodes, "
+              f"{result.seconds:.3f} s", file=sys.stderr)
+    return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
+
+
+def read_solution(path):
+    """Moves from a solution file: JSON from ``solve --format json``, or one move per line."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise InvalidDealError(f"cannot read solution file {path!r}: {exc.strerror}") from None
+    if text.lstrip().startswith("{"):
+        try:
+            return [str(m) for m in json.loads(text)["moves"]]
+        except (ValueError, KeyError, TypeError):
+            raise InvalidDealError(f"solution file {path!r} is not the JSON 'aisle solve' writes") from None
+    return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
+
+
+def cmd_verify(args):
+    """Replay a solution with the game's independent referee and say which move, if any, fails."""
+    game, state = _start_state(args)
+    module = importlib.import_module("rules.referee." + _MODULES[game.name].split(".")[-1])
+    referee = module.Referee(parse_layout(state.layout()), dict(game.resolve_options(_options(args.option))))
+    moves = read_solution(args.solution)
+    for index, text in enumerate(moves, 1):
+        try:
+            action = str(state.parse_move(text))   # also reads Freecell's standard notation
+            state.apply(action)
+            referee.apply(action)
+        except AisleError as exc:
+            print(f"move {index} ({text!r}) is illegal: {exc}")
+            return 1
+    if referee.won():
+        print(f"valid: {len(moves)} moves replay to a win under the referee")
+        return 0
+    print(f"not a win: all {len(moves)} moves are legal but the game is not won")
+    return 1
+
+
 def _add_solver_commands(sub):
-    """Hook for solve/verify/winrate/report; filled in as those land."""
+    for name, helptext in (("solve", "solve a deal (exit 0 solved, 3 unsolvable, 4 unknown)"),
+                           ("verify", "replay a solution file with the independent referee")):
+        p = sub.add_parser(name, help=helptext, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        _add_deal_args(p, seed_optional=True)
+        p.add_argument("--file", help="freecell: start from a board in Freecell Solver's format")
+        if name == "solve":
+            p.add_argument("--method", default="dfs", help="search method (dfs: fast; astar: shorter)")
+            p.add_argument("--max-nodes", type=int, default=None, help="node limit (unknown when hit)")
+            p.add_argument("--timeout", type=float, default=None, help="seconds (unknown when hit)")
+            p.add_argument("--rules", choices=("aisleriot", "open"), default="aisleriot",
+                           help="aisleriot: the game's own continue predicate is terminal; open: move rules only")
+            p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
+                           help="moves in standard notation (freecell), Aisleriot actions, or JSON")
+            p.set_defaults(func=cmd_solve)
+        else:
+            p.add_argument("solution", help="solution file: one move per line, or JSON from solve")
+            p.set_defaults(func=cmd_verify)
+    try:
+        from .cli_winrate import register
+    except ImportError:
+        return
+    register(sub)
 
 
 def main(argv=None):

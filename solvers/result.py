@@ -1,0 +1,48 @@
+"""What a search returns: a verdict, the moves, and what it cost.
+
+Verdicts are three and only three:
+
+* ``"solved"`` -- ``moves`` reach a won position from the start (player moves only; a game's
+  automatic follow-ups happen inside each move).
+* ``"unsolvable"`` -- the whole reachable space was searched without finding a win: a proof
+  (under the rules the kernels implement, with the pruning the game documents as safe).
+* ``"unknown"`` -- a limit (nodes, seconds, memory) stopped the search first.  A limit is never
+  reported as ``"unsolvable"``.
+"""
+from dataclasses import dataclass, field
+
+SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
+
+
+@dataclass
+class SolveResult:
+    verdict: str
+    moves: list = field(default_factory=list)   # rules.moves.Move, Aisleriot vocabulary
+    nodes_expanded: int = 0
+    states_stored: int = 0
+    seconds: float = 0.0
+    peak_memory_bytes: int = 0
+    atomic_length: int = 0                      # game-defined cost of the moves (Freecell: single cards)
+    method: str = ""
+    limit: str = ""                             # which limit made the verdict "unknown"
+    start: object = None                        # the start position (rules.game.State) for verify()
+    deal: object = None                         # deal number when solved from one
+    _verifier: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def solved(self):
+        return self.verdict == SOLVED
+
+    def verify(self):
+        """Replay ``moves`` from ``start`` with the game's independent referee; True or raise."""
+        if self._verifier is None:
+            raise ValueError("this result has no verifier attached")
+        return self._verifier(self)
+
+    def summary(self):
+        extra = f", {len(self.moves)} moves / {self.atomic_length} atomic" if self.solved else ""
+        lim = f" ({self.limit} limit)" if self.limit else ""
+        return (f"{self.verdict}{lim}{extra}; {self.nodes_expanded} nodes expanded, "
+                f"{self.states_stored} states stored, {self.seconds:.3f} s, "
+                f"{self.peak_memory_bytes / 2**20:.1f} MiB")
