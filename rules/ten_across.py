@@ -16,7 +16,7 @@ offset         length  meaning
 ``SPOT``       2       card in slot 0 / slot 1, or ``EMPTY``
 ``HEIGHT``     10      number of cards in tableau pile ``p`` (slot ``p + 2``)
 ``DOWN``       10      face-down cards of pile ``p``; they are always its bottom ``DOWN`` cards
-``PILES``      10*52   pile ``p`` bottom to top at ``PILES + 52*p``; entries above HEIGHT unused
+``PILES``      10*52   pile ``p`` bottom to top at ``PILES + 52*p``; entries above HEIGHT = EMPTY
 =============  ======  ==========================================================================
 
 Face-down cards stay a prefix of their pile: the deal puts them at the bottom, drops only add
@@ -43,8 +43,10 @@ one up to a symmetry of the rules:
   position with two piles renamed (same argument).
 
 The canonical hash treats the two spots as a set; the tableau piles are hashed in slot order
-(the brief's choice: cheap, and the solver move set above already avoids the pile renamings a
-solver would otherwise generate).  The option is hashed too, the score (always 0) is not.
+(cheap; the solver moves above avoid the direct pile renamings, but positions reached by longer
+paths that differ only in pile order still hash apart -- hashing the piles as a multiset would
+merge them at the cost of sorting ten piles per hash).  The option is hashed too, the score
+(always 0) is not.  Unused pile entries are kept ``EMPTY`` so equal positions have equal arrays.
 """
 import numpy as np
 
@@ -92,6 +94,8 @@ def deal_into(deck, spots_on, state):
     """Kernel: fill ``state`` with the Ten Across deal of ``deck`` (``D``, first dealt first)."""
     for k in range(state.shape[0]):
         state[k] = 0
+    for k in range(PILES, STATE_SIZE):
+        state[k] = EMPTY
     state[OPT] = 1 if spots_on else 0
     pos = 0
     for r in range(1, 6):
@@ -163,10 +167,25 @@ def _drops(state, buf, count, faithful, src, n, card, whole_pile):
 
 @jit
 def legal_moves(state, buf, faithful):
-    """Faithful: every ``drag s n d`` Aisleriot accepts; else the solver's distinct moves."""
+    """Faithful: every ``drag s n d`` Aisleriot accepts; else the solver's distinct moves.
+
+    A 52-bit mask of the cards some pile top would accept (their same-suit predecessors) lets
+    the scan over groups skip, with one bit test, every card that has nowhere to go.
+    """
+    wanted = np.uint64(0)
+    any_empty = False
+    for p in range(N_PILES):
+        h = state[HEIGHT + p]
+        if h == 0:
+            any_empty = True
+        else:
+            top = np.int64(state[PILES + PILE_CAP * p + h - 1])
+            if top % 13 != 0:
+                wanted |= np.uint64(1) << np.uint64(top - 1)
+    spot_free = state[OPT] != 0 and (state[SPOT] == EMPTY or state[SPOT + 1] == EMPTY)
     count = 0
     for s in range(N_SPOTS):
-        card = state[SPOT + s]
+        card = np.int64(state[SPOT + s])
         if card != EMPTY:
             count = _drops(state, buf, count, faithful, s, 1, card, False)
     for p in range(N_PILES):
@@ -174,7 +193,10 @@ def legal_moves(state, buf, faithful):
         up = h - state[DOWN + p]
         base = PILES + PILE_CAP * p
         for n in range(1, up + 1):
-            count = _drops(state, buf, count, faithful, p + FIRST_PILE, n, state[base + h - n], n == h)
+            card = np.int64(state[base + h - n])
+            if ((wanted >> np.uint64(card)) & np.uint64(1)) != 0 \
+                    or (any_empty and card % 13 == KING_INDEX) or (n == 1 and spot_free):
+                count = _drops(state, buf, count, faithful, p + FIRST_PILE, n, card, n == h)
     return count
 
 
@@ -229,6 +251,7 @@ def apply(state, move):
     base = PILES + PILE_CAP * p
     for k in range(h - n, h):
         _push(state, dst, state[base + k])
+        state[base + k] = EMPTY   # unused entries stay EMPTY: equal positions, equal arrays
     rest = h - n
     state[HEIGHT + p] = rest
     if rest > 0 and state[DOWN + p] == rest:
@@ -331,6 +354,7 @@ class TenAcrossGame(Game):
                 f"#{layout.score}#{layout.redeals} (expected #0#0)"
             )
         state = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+        state[PILES:] = EMPTY
         state[OPT] = 1 if options["spots"] else 0
         seen = []
         for s in range(N_SPOTS):
