@@ -1,0 +1,171 @@
+"""``aisle winrate`` and ``aisle report``: estimate win rates into a results store, and read it back.
+
+:func:`register` adds both subcommands to the ``aisle`` parser (``solvers.cli`` calls it).
+``python -m solvers.cli_winrate winrate ...`` runs them standalone with the same behaviour.
+The progress bar goes to stderr; stdout carries only the final table, so it pipes.
+"""
+import argparse
+import csv
+import json
+import sys
+
+DEFAULT_DB = "results.sqlite"
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in ``--help``, except where the help text already says them or there is none."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
+def register(subparsers):
+    """Add ``winrate`` and ``report`` to an argparse subparsers object (of ``solvers.cli._Parser``)."""
+    from rules import GAME_NAMES
+
+    fmt = _Formatter
+    p = subparsers.add_parser("winrate", help="estimate a game's win rate over many deals",
+                              formatter_class=fmt,
+                              description="Solve every deal of a seed range and estimate the win rate "
+                                          "with a Wilson interval; results go to an SQLite store and a "
+                                          "second run with the same settings resumes.")
+    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--seeds", required=True, help="seed ranges and lists, e.g. 1-1000,5000,7000-7100")
+    p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
+                   help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
+    p.add_argument("--rules", default="aisleriot", help="rule mode passed to the solver")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
+                   help="game option, e.g. spots=off for ten-across (repeatable)")
+    p.add_argument("--timeout", type=_positive_float, default=None, help="seconds per deal (default: no limit)")
+    p.add_argument("--max-nodes", type=_positive_int, default=None, help="nodes per deal (default: no limit)")
+    p.add_argument("--jobs", type=_positive_int, default=None,
+                   help="worker processes (default: every core; clock plays in one process, see README)")
+    p.add_argument("--db", default=DEFAULT_DB, help="SQLite results store")
+    p.add_argument("--no-db", action="store_true", help="keep results in memory only (no resume)")
+    p.add_argument("--batch-size", type=_positive_int, default=None,
+                   help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="run the batches on a Dask cluster: scheduler address, or 'local'")
+    p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="always show the progress bar (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="never show it")
+    p.set_defaults(func=cmd_winrate)
+
+    p = subparsers.add_parser("report", help="summarise a results store per game and settings",
+                              formatter_class=fmt)
+    p.add_argument("db", help="SQLite results store written by 'aisle winrate'")
+    p.add_argument("--export", choices=("csv", "json"), default=None,
+                   help="print the summary (or with --deals every deal) as CSV or JSON instead of a table")
+    p.add_argument("--deals", action="store_true", help="with --export: one record per deal")
+    p.add_argument("--plot", metavar="OUT.png", default=None,
+                   help="draw win-rate convergence and time / length histograms (needs matplotlib)")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_winrate(args):
+    from .cli import _options
+    from .winrate import estimate_win_rate, format_table, limits_text, options_text
+
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    db = None if args.no_db else args.db
+    est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
+                            options=_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
+                            jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
+                            progress=progress, retry_unknown=args.retry_unknown)
+    w = est.stats
+    row = {"game": est.settings["game"], "numbering": est.settings["numbering"], "rules": est.settings["rules"],
+           "options": options_text(est.settings["options"]),
+           "limits": limits_text(est.settings),
+           "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
+           "win_rate": None if w.rate != w.rate else w.rate, "low": w.low, "high": w.high,
+           "confidence": w.confidence}
+    print(format_table([row]))
+    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.new_deals} deals solved, {est.resumed_deals} already in "
+                     f"{est.db}; {est.seconds:.2f} s\n")
+    return 0
+
+
+def cmd_report(args):
+    from .store import ResultsStore
+    from .winrate import format_table, plot_report, summarize
+
+    with ResultsStore(args.db, readonly=True) as store:
+        rows = summarize(store)
+        if args.export and args.deals:
+            records = list(store.deal_rows())
+        elif args.export:
+            records = rows
+        else:
+            records = None
+    if args.export == "json":
+        json.dump(records, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif args.export == "csv":
+        if records:
+            writer = csv.DictWriter(sys.stdout, fieldnames=list(records[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(records)
+    else:
+        print(format_table(rows) if rows else "no results stored")
+    if args.plot:
+        plot_report(args.db, args.plot)
+        sys.stderr.write(f"aisle: wrote {args.plot}\n")
+    return 0
+
+
+def build_parser():
+    """A stand-alone ``aisle``-style parser with only these two subcommands."""
+    from .cli import _Parser
+
+    parser = _Parser(prog="aisle", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    register(sub)
+    return parser
+
+
+def main(argv=None):
+    """Same error handling as ``solvers.cli.main``: one line on stderr and exit 2 on bad input."""
+    from rules.errors import AisleError
+
+    from .cli import EXIT_BAD_INPUT
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except AisleError as exc:
+        sys.stderr.write(f"aisle: error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("aisle: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
