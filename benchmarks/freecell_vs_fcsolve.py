@@ -1,0 +1,299 @@
+"""Benchmark: this library's Freecell solver against Freecell Solver (fc-solve) on MS deals.
+
+    python benchmarks/freecell_vs_fcsolve.py                       # MS 1-1000
+    python benchmarks/freecell_vs_fcsolve.py --deals 1-32000 --json results/fc32000.json
+    python benchmarks/freecell_vs_fcsolve.py --method fast,astar --length-sample 300
+
+Needs Freecell Solver's command-line tools (``freecell-solver-range-parallel-solve``,
+``fc-solve``); on Debian/Ubuntu: ``apt-get install freecell-solver-bin``.
+
+What is measured, in one run, on the same deals:
+
+* fc-solve ``-l lg`` ("lucky gamble", its fastest preset) over the whole range with
+  ``freecell-solver-range-parallel-solve START END 1 -l lg``: verdict counts from its
+  ``Unsolved``/``Intractable`` lines, CPU seconds of the child process (getrusage), wall
+  seconds, and per-deal seconds from the timestamps of its ``Reached Board No. N at T`` lines.
+* Our solver, in this process (``solvers.freecell_solver.solve`` per deal): verdicts, process
+  CPU and wall seconds per deal.  Compile / cache-load time (``warmup()``) is reported apart,
+  and so is a fresh process solving deal 1 (``python -c "...solve(1)"``).  Every solution is
+  then replayed with the independent referee (outside the timings).
+* Solution length in atomic single-card moves.  Ours: ``n`` per ``drag s n d`` plus every card
+  autoplay sends home.  fc-solve's range solver prints no solutions, so lengths come from
+  ``fc-solve -l lg -m -p -t BOARD`` (and ``-l ve``, its short-solution preset) on the first
+  ``--length-sample`` deals, one process per deal: every listed move counts its cards
+  (``Move a card`` = 1, ``Move N cards`` = N); fc-solve has no implicit autoplay, so its
+  foundation moves are listed and counted too -- the two counts measure the same thing.
+  Caveat: fc-solve plays the standard rules (its own supermove capacity, no forced autoplay),
+  ours plays Aisleriot's, so lengths are comparable but not from identical move sets.
+* ``ratio_vs_lg`` = our total CPU seconds / fc-solve -l lg CPU seconds on the same range.
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+RANGE_SOLVER = "freecell-solver-range-parallel-solve"
+FC_SOLVE = "fc-solve"
+INSTALL = "apt-get install freecell-solver-bin"
+
+
+def parse_range(text):
+    m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+))?\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"--deals {text!r}: expected START-END, e.g. 1-1000")
+    a = int(m.group(1))
+    b = int(m.group(2) or a)
+    if not 1 <= a <= b:
+        raise argparse.ArgumentTypeError(f"--deals {text!r}: need 1 <= START <= END")
+    return a, b
+
+
+def pct(values, q):
+    if not values:
+        return 0.0
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def summarize(name, verdicts, cpu, wall, per_deal, lengths, n):
+    return {
+        "solver": name,
+        "deals": n,
+        "solved": verdicts.get("solved", 0),
+        "unsolvable": verdicts.get("unsolvable", 0),
+        "unknown": verdicts.get("unknown", 0),
+        "cpu_seconds": round(cpu, 4),
+        "wall_seconds": round(wall, 4),
+        "median_seconds_per_deal": round(statistics.median(per_deal), 6) if per_deal else None,
+        "p99_seconds_per_deal": round(pct(per_deal, 0.99), 6) if per_deal else None,
+        "max_seconds_per_deal": round(max(per_deal), 6) if per_deal else None,
+        "deals_per_second": round(n / wall, 1) if wall > 0 else None,
+        "mean_atomic_length": round(statistics.mean(lengths), 2) if lengths else None,
+        "length_sample": len(lengths),
+    }
+
+
+# ---- fc-solve -------------------------------------------------------------------------------
+def run_fcsolve_range(start, end, preset="lg"):
+    cmd = [RANGE_SOLVER, str(start), str(end), "1", "-l", preset]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    unsolved, intractable, stamps = set(), set(), {}
+    started = None
+    for line in out.splitlines():
+        if line.startswith("Started at"):
+            started = float(line.split()[-1])
+        elif line.startswith("Unsolved Board No."):
+            unsolved.add(int(line.split()[3]))
+        elif line.startswith("Intractable Board No."):
+            intractable.add(int(line.split()[3]))
+        else:
+            m = re.match(r"Reached Board No\. (\d+) at ([\d.]+)", line)
+            if m:
+                stamps[int(m.group(1))] = float(m.group(2))
+    per_deal, prev = [], started
+    for d in range(start, end + 1):
+        if d in stamps and prev is not None:
+            per_deal.append(max(0.0, stamps[d] - prev))
+            prev = stamps[d]
+    n = end - start + 1
+    verdicts = {"unsolvable": len(unsolved), "unknown": len(intractable)}
+    verdicts["solved"] = n - len(unsolved) - len(intractable)
+    return verdicts, cpu, wall, per_deal, sorted(unsolved)
+
+
+_MOVE = re.compile(r"^Move (a card|(\d+) cards) ")
+
+
+def fcsolve_length(board_text, preset):
+    with tempfile.NamedTemporaryFile("w", suffix=".board", delete=False) as f:
+        f.write(board_text)
+        path = f.name
+    try:
+        out = subprocess.run([FC_SOLVE, "-l", preset, "-m", "-p", "-t", path],
+                             capture_output=True, text=True).stdout
+    finally:
+        os.unlink(path)
+    if "This game is solveable." not in out:
+        return None
+    total = 0
+    for line in out.splitlines():
+        m = _MOVE.match(line)
+        if m:
+            total += 1 if m.group(2) is None else int(m.group(2))
+    return total
+
+
+def fcsolve_lengths(deals, preset, jobs):
+    from rules import get_game
+    from rules.freecell import format_fcs_board
+
+    game = get_game("freecell")
+    boards = [format_fcs_board(game.deal(d, numbering="microsoft")) + "\n" for d in deals]
+    with ThreadPoolExecutor(jobs) as pool:
+        return [x for x in pool.map(lambda b: fcsolve_length(b, preset), boards) if x is not None]
+
+
+# ---- ours -----------------------------------------------------------------------------------
+def fresh_process_deal1(method):
+    code = ("import time; t=time.perf_counter(); from solvers.freecell_solver import solve; "
+            f"r=solve(1, {method!r}); print(r.verdict, time.perf_counter()-t)")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(root))
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    return round(time.perf_counter() - t0, 3), out.stdout.strip() or out.stderr.strip()[-300:]
+
+
+def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress):
+    from solvers import freecell_solver as fs
+
+    results, per_deal = [], []
+    c0, w0 = time.process_time(), time.perf_counter()
+    for i, d in enumerate(deals):
+        t = time.process_time()
+        r = fs.solve(d, method, max_nodes=max_nodes, timeout=timeout, max_memory_mb=max_memory_mb)
+        per_deal.append(time.process_time() - t)
+        results.append(r)
+        if progress and (i + 1) % 1000 == 0:
+            print(f"  {method}: {i + 1}/{len(deals)} deals, {time.perf_counter() - w0:.1f} s",
+                  file=sys.stderr, flush=True)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    verdicts = {}
+    for r in results:
+        verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
+    verified = failures = 0
+    if verify:
+        for r in results:
+            if r.verdict == "solved":
+                try:
+                    r.verify()
+                    verified += 1
+                except Exception as e:  # report, never hide
+                    failures += 1
+                    print(f"  deal {r.deal}: verification FAILED: {e}", file=sys.stderr)
+    lengths = [r.atomic_length for r in results if r.verdict == "solved"]
+    return results, verdicts, cpu, wall, per_deal, lengths, verified, failures
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--deals", type=parse_range, default=(1, 1000), help="MS deal range START-END")
+    ap.add_argument("--method", default="fast", help="our method(s), comma-separated")
+    ap.add_argument("--length-sample", type=int, default=1000,
+                    help="first N deals for fc-solve solution lengths (lg and ve), 0 to skip")
+    ap.add_argument("--max-nodes", type=int, default=None, help="our node limit per deal")
+    ap.add_argument("--timeout", type=float, default=60.0, help="our seconds limit per deal")
+    ap.add_argument("--max-memory-mb", type=float, default=4096, help="our memory limit per deal")
+    ap.add_argument("--no-verify", action="store_true", help="skip replaying our solutions")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel fc-solve processes for lengths")
+    ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    args = ap.parse_args(argv)
+
+    missing = [t for t in (RANGE_SOLVER, FC_SOLVE) if shutil.which(t) is None]
+    if missing:
+        print(f"error: {', '.join(missing)} not found; install Freecell Solver: {INSTALL}",
+              file=sys.stderr)
+        return 2
+
+    start, end = args.deals
+    deals = list(range(start, end + 1))
+    report = {"deals": f"{start}-{end}", "solvers": {}, "machine_cpus": os.cpu_count()}
+
+    t0 = time.perf_counter()
+    from solvers import freecell_solver as fs
+    report["import_seconds"] = round(time.perf_counter() - t0, 3)
+    report["compile_or_cache_load_seconds"] = round(fs.warmup(), 3)
+
+    verdicts, cpu, wall, per_deal, unsolved = run_fcsolve_range(start, end, "lg")
+    lg = summarize("fc-solve -l lg", verdicts, cpu, wall, per_deal, [], len(deals))
+    lg["unsolvable_deals"] = unsolved
+    report["solvers"]["fc-solve-lg"] = lg
+
+    sample = deals[:args.length_sample]
+    if sample:
+        for preset in ("lg", "ve"):
+            lens = fcsolve_lengths(sample, preset, args.jobs)
+            key = f"fc-solve-{preset}"
+            if preset == "lg":
+                lg["mean_atomic_length"] = round(statistics.mean(lens), 2) if lens else None
+                lg["length_sample"] = len(lens)
+            else:
+                report["solvers"][key] = {"solver": "fc-solve -l ve (lengths only)",
+                                          "mean_atomic_length": round(statistics.mean(lens), 2),
+                                          "length_sample": len(lens)}
+
+    for method in args.method.split(","):
+        res, verdicts, cpu, wall, per_deal, lengths, verified, failures = run_ours(
+            deals, method, args.max_nodes, args.timeout, args.max_memory_mb,
+            not args.no_verify, progress=len(deals) >= 5000)
+        s = summarize(f"aisle {method}", verdicts, cpu, wall, per_deal, lengths, len(deals))
+        s["verified"] = verified
+        s["verification_failures"] = failures
+        s["unsolvable_deals"] = [r.deal for r in res if r.verdict == "unsolvable"]
+        s["unknown_deals"] = [r.deal for r in res if r.verdict == "unknown"][:100]
+        sample_set = set(sample)
+        sl = [r.atomic_length for r in res if r.verdict == "solved" and r.deal in sample_set]
+        s["mean_atomic_length_on_length_sample"] = round(statistics.mean(sl), 2) if sl else None
+        s["nodes_expanded_mean"] = round(statistics.mean(r.nodes_expanded for r in res), 1)
+        s["ratio_vs_lg"] = round(cpu / lg["cpu_seconds"], 3) if lg["cpu_seconds"] else None
+        report["solvers"][f"aisle-{method}"] = s
+        if "ratio_vs_lg" not in report:
+            report["ratio_vs_lg"] = s["ratio_vs_lg"]
+    report["fresh_process_deal1"] = dict(zip(("seconds", "output"),
+                                             fresh_process_deal1(args.method.split(",")[0])))
+
+    print_table(report)
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+        print(f"wrote {args.json}")
+    return 0
+
+
+def print_table(report):
+    cols = [("solver", "solver", "{}"), ("solved", "solved", "{}"), ("unsolv", "unsolvable", "{}"),
+            ("unknown", "unknown", "{}"), ("cpu s", "cpu_seconds", "{:.3f}"),
+            ("wall s", "wall_seconds", "{:.3f}"), ("median s", "median_seconds_per_deal", "{:.5f}"),
+            ("p99 s", "p99_seconds_per_deal", "{:.5f}"), ("deals/s", "deals_per_second", "{:.0f}"),
+            ("atomic len", "mean_atomic_length", "{:.1f}"), ("len n", "length_sample", "{}"),
+            ("ratio vs lg", "ratio_vs_lg", "{:.2f}")]
+    rows = []
+    for s in report["solvers"].values():
+        rows.append([("-" if s.get(k) is None else f.format(s[k])) for _, k, f in cols])
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, (h, _, _) in enumerate(cols)]
+    print(f"MS deals {report['deals']}")
+    print("  ".join(h.rjust(w) for (h, _, _), w in zip(cols, widths)))
+    for r in rows:
+        print("  ".join(v.rjust(w) for v, w in zip(r, widths)))
+    print(f"compile/cache load: {report['compile_or_cache_load_seconds']} s (import "
+          f"{report['import_seconds']} s); fresh process solve(1): "
+          f"{report['fresh_process_deal1']['seconds']} s")
+    for k, s in report["solvers"].items():
+        if s.get("unsolvable_deals"):
+            print(f"{k}: unsolvable {s['unsolvable_deals'][:20]}")
+        if "verified" in s:
+            print(f"{k}: {s['verified']} solutions replayed OK by the referee, "
+                  f"{s['verification_failures']} failures; mean atomic length on the length "
+                  f"sample {s['mean_atomic_length_on_length_sample']}")
+    print(f"ratio_vs_lg (our CPU / fc-solve -l lg CPU): {report.get('ratio_vs_lg')}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,355 @@
+"""Ten Across solver (thoughtful: every card known, face-down ones included): the Ten Across
+plug for :mod:`solvers.search`.
+
+Rules come from :mod:`rules.ten_across` (its solver move set, ``faithful=0``), including the
+"Allow temporary spots use" option, which the state carries (``--option spots=off``).
+
+Rule modes.  ``rules="aisleriot"`` (default) and ``rules="open"`` are both accepted and every
+result reports its mode as ``result.rules``, but for Ten Across they are the same search: the
+game's continue predicate is just "not won" (spec 6.4), so Aisleriot never ends a game early and
+the positions it lets you play on are exactly the positions the move rules reach.
+
+Canonical hashing.  Both hashes treat the two spots as a set and the ten tableau piles as a
+multiset (each pile hashed with its cards and its face-down count); the option is hashed too.
+Why piles may be merged up to order: no rule of Ten Across looks at a pile's index -- a drop
+tests only the destination's top card (or emptiness), a pick-up only the group's deepest card,
+the flip only the source pile, the won test every pile alike -- so positions equal up to a
+permutation of piles (and a swap of spots) have the same futures up to that renaming.  The moves
+returned are the ones actually applied from the real start, so they replay as they are.
+``hash1`` and ``hash2`` use unrelated per-pile hashes and combining functions (see
+:mod:`solvers.table` for why two).
+
+Pruning, each with the argument that it never loses a solution.  Write ``dist(P)`` for the
+fewest moves that win from ``P`` (in Aisleriot's full action set, positions up to the symmetry
+above) and ``Phi(P)`` for the number of cards lying directly on their in-suit successor.
+
+1. *Symmetric moves* (the engine's ``faithful=0`` set): a card goes only to the first empty
+   spot, a King group only to the first empty pile, no spot -> spot, no whole pile (King at
+   the bottom) to an empty pile.  Each dropped action gives a position equal to the parent or to
+   a kept child up to the symmetry above.
+2. *Safe successor move* (listed alone when present).  A non-King card ``c`` (face up, with
+   every card above it, its *stack*) dropped onto ``c+1``, the top card of a *settled* tableau
+   pile ``B``: no face-down cards, a King at the bottom and each card on its successor
+   (``B = K, Q, ..., c+1``), with at least 1 card when spots are off and at least 4 cards
+   (``c+1`` a Ten or lower) when spots are on.
+
+   Proof sketch.  No card of ``B`` ever moves in a shortest winning line ``L`` from ``P``: a
+   settled non-King card's only tableau target is the card under it, so it could only leave
+   for a spot -- impossible with spots off; with spots on the top one or two cards could go to
+   the spots but must come back onto ``B``, which cannot empty meanwhile (at least 4 cards, 2
+   spots), so deleting those moves gives a shorter line -- and the King at the bottom could
+   only carry the whole pile to an empty pile, a renaming a shortest line never makes.  Only
+   ``c`` can be dropped on ``c+1``.  Replay ``L`` from ``P'`` (the move played) with ``c``'s
+   stack already on ``c+1``: a move that takes cards off the stack, drops on its top card, or
+   carries it along with a deeper card of ``c``'s old pile (now without it) has the same
+   deepest card and the same destination top, so it stays legal; the card ``c`` covered is face
+   up sooner (more moves, never fewer); every pile empty in ``L`` is empty in the replay.  When
+   ``L`` plays ``c`` onto ``c+1`` the replay skips it and both lines are in the same position;
+   when ``L`` plays ``c`` alone into a spot the replay does the same from ``B``; the won
+   position has ``c`` on ``c+1``, so one of the two happens.  Hence ``dist(P') <= dist(P)``,
+   and ``Phi(P') = Phi(P) + 1``.
+
+   Why ``B`` must be settled (found by differential testing against an unpruned search, seed
+   3 with spots off): if ``c+1`` or a card under it may still move, ``L`` can carry ``c+1``
+   inside a group dropped onto the top of ``c``'s stack (e.g. ``5D 8D 7D`` onto ``6D``); with
+   the stack already on ``c+1`` that drop would put a group onto itself.
+3. *Settled card into a spot* (spots on): the top card of a settled pile of at least 4 cards
+   is never moved into a spot -- no shortest line does it (the deletion argument in 2).
+
+Why the search stays exact with 2 and 3: at exhaustion the visited set is closed under the
+listed children.  If the start were winnable, take a visited winnable position minimising
+``(dist, -Phi)`` lexicographically; if it is not won, its listed children include one that is
+smaller (the forced child of rule 2, or else the first move of a shortest line, which rules 1
+and 3 keep up to symmetry), and that child is visited or equal to a visited position -- a
+contradiction.  So "unsolvable" is a proof; "solved" moves are replayed by the referee.
+
+Move ordering (depth-first) and best-first ``h``: :func:`heuristic`, lower is better.
+Reversible moves (a card in and out of a spot, a King group between empty piles) are not pruned
+beyond rule 1; the transposition table removes the repeats.
+"""
+import time
+
+import numpy as np
+
+from rules import ten_across as ta
+from rules._jit import jit
+from rules.cards import EMPTY
+from rules.errors import InvalidOptionError
+from rules.game import State
+from rules.moves import Move
+from rules.registry import get_game
+from .result import SOLVED
+from .search import BestFirst, DFS, GamePlug, Limits
+
+OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
+PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
+STATE_SIZE, MAX_MOVES = ta.STATE_SIZE, ta.MAX_MOVES
+KING = ta.KING_INDEX
+RULE_MODES = ("aisleriot", "open")
+SETTLED_MIN = 4     # rule 2/3: a settled pile of at least this many cards never loses its top
+
+# heuristic weights: cards not on their successor, face-down cards, empty piles (a bonus),
+# occupied spots, face-up cards lying on face-down ones (chosen by node counts on seeds 1-200)
+W_MISPLACED, W_DOWN, W_EMPTY, W_SPOT, W_BLOCK = 2, 3, 1, 2, 2
+
+METHODS = {
+    "dfs": ("dfs", None),              # depth-first, children by heuristic
+    "greedy": ("best-first", (0, 1)),
+    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
+}
+
+
+# ---- helpers -----------------------------------------------------------------------------
+@jit
+def _settled(state, p, min_height):
+    """Pile ``p`` is K, Q, ... of one suit from the bottom, all face up, ``min_height`` or more."""
+    h = state[HEIGHT + p]
+    if h < min_height or h == 0 or state[DOWN + p] != 0:
+        return False
+    base = PILES + PILE_CAP * p
+    bottom = state[base]
+    if bottom % 13 != KING:
+        return False
+    for k in range(1, h):
+        if state[base + k] != bottom - k:
+            return False
+    return True
+
+
+@jit
+def _safe_successor(state, move):
+    """Rule 2: ``move`` drops a card on its successor and can be played without choice."""
+    dst = move & 0xFF
+    if dst < FIRST_PILE:
+        return False
+    p = dst - FIRST_PILE
+    if state[HEIGHT + p] == 0:
+        return False            # a King group to an empty pile: a real choice
+    return _settled(state, p, SETTLED_MIN if state[OPT] != 0 else 1)
+
+
+# ---- plug kernels ------------------------------------------------------------------------
+@jit
+def legal(state, buf):
+    n = ta.legal_moves(state, buf, 0)
+    for i in range(n):
+        if _safe_successor(state, buf[i]):
+            buf[0] = buf[i]
+            return np.int64(1)
+    if state[OPT] == 0:
+        return np.int64(n)
+    kept = 0
+    for i in range(n):
+        m = buf[i]
+        src = (m >> 16) & 0xFF
+        dst = m & 0xFF
+        if dst < N_SPOTS and src >= FIRST_PILE and _settled(state, src - FIRST_PILE, SETTLED_MIN):
+            continue            # rule 3
+        buf[kept] = m
+        kept += 1
+    return np.int64(kept)
+
+
+@jit
+def apply(state, move):
+    ta.apply(state, move)
+
+
+@jit
+def won(state):
+    return np.int64(1) if ta.won(state) else np.int64(0)
+
+
+@jit
+def _fmix(k):
+    """MurmurHash3's 64-bit finaliser."""
+    k ^= k >> np.uint64(33)
+    k *= np.uint64(0xFF51AFD7ED558CCD)
+    k ^= k >> np.uint64(33)
+    k *= np.uint64(0xC4CEB9FE1A85EC53)
+    k ^= k >> np.uint64(33)
+    return k
+
+
+@jit
+def _splitmix(k):
+    k ^= k >> np.uint64(30)
+    k *= np.uint64(0xBF58476D1CE4E5B9)
+    k ^= k >> np.uint64(27)
+    k *= np.uint64(0x94D049BB133111EB)
+    k ^= k >> np.uint64(31)
+    return k
+
+
+@jit
+def _spot_key(state):
+    a = np.int64(state[SPOT])
+    b = np.int64(state[SPOT + 1])
+    if a > b:
+        a, b = b, a
+    return np.uint64((a + 2) * 64 + (b + 2)) | (np.uint64(state[OPT]) << np.uint64(16))
+
+
+@jit
+def hash1(state):
+    """Piles as a multiset: sum of splitmix-finalised FNV hashes of each pile."""
+    acc = np.uint64(0)
+    for p in range(N_PILES):
+        h = state[HEIGHT + p]
+        x = np.uint64(0xCBF29CE484222325)
+        x = (x ^ np.uint64(state[DOWN + p] + 1)) * np.uint64(0x100000001B3)
+        base = PILES + PILE_CAP * p
+        for k in range(h):
+            x = (x ^ np.uint64(state[base + k] + 2)) * np.uint64(0x100000001B3)
+        acc += _splitmix(x)
+    return _splitmix(acc ^ (_spot_key(state) * np.uint64(0x9E3779B97F4A7C15)))
+
+
+@jit
+def hash2(state):
+    """Independent of hash1: polynomial per pile, piles folded by a sum and an odd product."""
+    s_acc = np.uint64(0)
+    p_acc = np.uint64(1)
+    for p in range(N_PILES):
+        h = state[HEIGHT + p]
+        x = np.uint64(0x13198A2E03707344) + np.uint64(state[DOWN + p]) * np.uint64(131)
+        base = PILES + PILE_CAP * p
+        for k in range(h):
+            x = x * np.uint64(0x5851F42D4C957F2D) + np.uint64(state[base + k] + 3)
+        x = _fmix(x + np.uint64(h))
+        s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
+        p_acc *= x | np.uint64(1)
+    return _fmix(_fmix(s_acc ^ _fmix(_spot_key(state) + np.uint64(7))) + p_acc)
+
+
+@jit
+def heuristic(state):
+    """``W_MISPLACED * cards not on their successor (spot cards included; a King counts as
+    placed at the bottom of a pile) + W_DOWN * face-down cards + W_SPOT * occupied spots
+    + W_BLOCK * face-up cards lying above face-down ones - W_EMPTY * empty piles``.
+
+    Zero misplaced cards means won (each suit then lies K..A in one pile), so the first term
+    measures the distance to the goal; face-down cards, and the cards that cover them, are
+    what stands between; full spots and no empty pile leave no room to manoeuvre.
+    """
+    misplaced = 0
+    down = 0
+    empty = 0
+    spots = 0
+    block = 0
+    for s in range(N_SPOTS):
+        if state[SPOT + s] != EMPTY:
+            spots += 1
+    for p in range(N_PILES):
+        h = state[HEIGHT + p]
+        if h == 0:
+            empty += 1
+            continue
+        d = state[DOWN + p]
+        down += d
+        if d > 0:
+            block += h - d
+        base = PILES + PILE_CAP * p
+        if state[base] % 13 != KING:
+            misplaced += 1
+        for k in range(1, h):
+            c = state[base + k]
+            if c % 13 == KING or state[base + k - 1] != c + 1:
+                misplaced += 1
+    return np.int64(W_MISPLACED * (misplaced + spots) + W_DOWN * down + W_SPOT * spots
+                    + W_BLOCK * block - W_EMPTY * empty)
+
+
+@jit
+def cost(parent, child, move):
+    return np.int64(1)
+
+
+PLUG = GamePlug(legal, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE)
+
+
+# ---- Python API --------------------------------------------------------------------------
+def _start_state(state):
+    game = get_game("ten-across")
+    if isinstance(state, State):
+        return state.copy()
+    if isinstance(state, (int, np.integer)):
+        return game.deal(int(state))
+    if isinstance(state, str):
+        return game.from_layout(state)
+    return State(game, np.asarray(state, dtype=np.int16).copy())
+
+
+def verify_result(result):
+    """Replay with the independent referee; True or raise AssertionError / IllegalMoveError."""
+    from rules.referee.ten_across import Referee
+
+    if result.verdict != SOLVED:
+        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
+    start = result.start
+    ref = Referee(start.game.array_to_layout(start.array), {"spots": bool(start.array[OPT])})
+    for m in result.moves:
+        ref.apply(str(m))  # raises IllegalMoveError if the referee refuses it
+    if not ref.won():
+        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
+    return True
+
+
+def _runner(method, rules, limits):
+    if method not in METHODS:
+        raise InvalidOptionError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if rules not in RULE_MODES:
+        raise InvalidOptionError(
+            f"unknown Ten Across rule mode {rules!r} (choose from {', '.join(RULE_MODES)})")
+    kind, weights = METHODS[method]
+    if kind == "dfs":
+        return DFS(PLUG, limits)
+    return BestFirst(PLUG, limits, weights)
+
+
+def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None, rules="aisleriot"):
+    """Solve a Ten Across position (State, Aisleriot seed with spots on, layout text or array).
+
+    ``rules`` is ``"aisleriot"`` or ``"open"``; for Ten Across they coincide (the game never
+    declares a loss: its continue predicate is "not won"), and the result reports the mode as
+    ``result.rules``.  The spots option is the one stored in the state.  A limit gives
+    ``"unknown"``, never ``"unsolvable"``.  ``max_memory_mb=None`` means 4096 MiB.
+    """
+    runner = _runner(method, rules, Limits(max_nodes, timeout,
+                                           4096 if max_memory_mb is None else max_memory_mb))
+    start = _start_state(state)
+    result = runner.run(start.array)
+    result.method = method
+    result.rules = rules
+    result.start = start
+    result._verifier = verify_result
+    if isinstance(state, (int, np.integer)):
+        result.deal = int(state)
+    if result.verdict == SOLVED:
+        result.moves = [Move.from_code(c) for c in result.moves]
+        result.atomic_length = sum(m.n for m in result.moves)
+    return result
+
+
+def solve_many(seeds, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
+               rules="aisleriot", spots=True, progress=None):
+    """Solve Aisleriot seeds one after another in this process; list of SolveResult."""
+    game = get_game("ten-across")
+    out = []
+    for i, seed in enumerate(seeds):
+        out.append(solve(game.deal(int(seed), spots=spots), method, max_nodes, timeout,
+                         max_memory_mb, rules))
+        out[-1].deal = int(seed)
+        if progress is not None:
+            progress(i, out[-1])
+    return out
+
+
+def warmup():
+    """Compile (or load from the cache) every kernel on seed 1; returns seconds taken."""
+    t0 = time.perf_counter()
+    game = get_game("ten-across")
+    for spots in (True, False):
+        for method in METHODS:
+            solve(game.deal(1, spots=spots), method, max_nodes=50)
+    return time.perf_counter() - t0

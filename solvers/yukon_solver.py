@@ -1,0 +1,456 @@
+"""Yukon solver (thoughtful: every card known, face-down ones included): the Yukon plug for
+:mod:`solvers.search`.
+
+Rules come from :mod:`rules.yukon` (its solver move set, ``faithful=0``).  Two rule modes:
+
+* ``rules="aisleriot"`` (default): Aisleriot's continue predicate is terminal.  A position whose
+  status is LOST (the hint finds nothing, spec 5.6) is a dead end -- ``legal`` lists no moves
+  there -- so every position on a reported solution before the win is one where the real game
+  lets you go on.  ``verify()`` checks exactly that with the independent referee.
+* ``rules="open"``: only the move rules; "winnable" in the usual sense.
+
+Every solvable deal in aisleriot mode is solvable in open mode (same moves, fewer positions).
+
+Canonical hashing.  Both hashes treat the seven tableau piles as a multiset (each pile hashed
+with its cards and face-down count) and the foundations as per-suit heights.  Why that is sound
+for duplicate detection: the move rules and the hint are invariant under permuting piles (the
+hint's pair loop ``s1 in 1..7, s2 != s1`` and its recursion use piles only as names; the spec's
+``2..7 if s1 == 1`` is just ``s2 != s1``), so positions equal up to pile order have isomorphic
+futures under both modes and the same status.  Slot numbers only matter for replay, and the
+moves returned are the ones actually applied from the real start, so they replay as they are.
+``hash1`` and ``hash2`` use unrelated per-pile hashes and combining functions (see
+:mod:`solvers.table` for why two).
+
+Pruning (in ``legal``), each with the argument that it never loses a solution:
+
+1. *Duplicate King moves* (both modes).  A group moved to an empty pile gives the same
+   canonical position whichever empty pile receives it, so only the first empty pile is kept;
+   and moving a *whole* pile (its bottom card a face-up King) to an empty pile leaves the pile
+   multiset unchanged, i.e. the parent itself -- dropped.  Both children would be found in the
+   transposition table anyway; dropping them only saves the work.
+2. *Safe foundation move* (open mode only).  If the top card ``c`` of a pile can go home and
+   both cards of the opposite colour and rank ``r-1`` are already home (always true for an
+   Ace), the move "c home" is the only move listed.  Proof: nothing can ever be dropped on
+   ``c`` again (that needs an opposite-colour ``r-1`` card, and cards never leave a
+   foundation), so ``c`` stays the top card of whatever pile holds it.  Take any winning line
+   from the position and replay it after sending ``c`` home, dropping ``c`` from every group
+   that carries it and skipping the moves of ``c`` alone: each move stays legal (same deepest
+   card unless the group was ``c`` alone; destination tops are never ``c``; every card is face
+   up at least as early because the card under ``c`` flips sooner), and it ends in the same
+   win.  Note that a 2 is *not* always safe in Yukon, unlike Klondike: an Ace with cards on it
+   can be dropped on a 2 of the other colour (groups need not be runs), which may be the only
+   way to uncover the card under that Ace, so the rule uses the opposite-colour foundations.
+   Not used in aisleriot mode: there the top card ``c`` keeps the hint true (step A) for as
+   long as it stays put, so a winning line may need ``c`` kept back while it makes lateral
+   moves the hint alone would call LOST.  There the heuristic merely tends to try it first.
+3. *Dead ends* (both modes): :func:`dead_end` finds a card that can provably never leave its
+   pile (argument in its docstring); such a position gets no moves.  A win in aisleriot mode is
+   a win in open mode, so a test that holds for open mode holds for both.
+4. *Reversible lateral moves* (a group moved between two piles and back) are not pruned; the
+   transposition table removes the repeats.
+
+Move ordering (depth-first) and best-first ``h``: :func:`heuristic`, lower is better.
+"""
+import time
+
+import numpy as np
+
+from rules import yukon as yk
+from rules._jit import jit
+from rules.cards import EMPTY
+from rules.game import Outcome, State
+from rules.moves import DRAG, Move
+from rules.registry import get_game
+from .result import SOLVED
+from .search import BestFirst, DFS, GamePlug, Limits
+
+TAB, CAP, HEIGHT, DOWN, FOUND = yk.TAB, yk.CAP, yk.HEIGHT, yk.DOWN, yk.FOUND
+STATE_SIZE, MAX_MOVES, N_PILES = yk.STATE_SIZE, yk.MAX_MOVES, yk.N_PILES
+ONGOING = int(Outcome.ONGOING)
+RULE_MODES = ("aisleriot", "open")
+
+# heuristic weights: cards not home, face-down cards, face-up cards off their natural parent,
+# cards lying on the next card a suit needs, Kings not at a pile's bottom, empty piles (bonus)
+W_OUT, W_DOWN, W_BAD, W_BURIED, W_KING, W_EMPTY = 6, 4, 2, 1, 3, 2
+
+METHODS = {
+    "dfs": ("dfs", None),              # depth-first, children by heuristic
+    "greedy": ("best-first", (0, 1)),
+    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
+}
+
+
+# ---- helpers -----------------------------------------------------------------------------
+@jit
+def _rank(c):
+    return c % 13 + 1
+
+
+@jit
+def _red(c):
+    s = c // 13
+    return 1 if (s == 1 or s == 2) else 0
+
+
+@jit
+def _home_height(state, suit):
+    """Cards of ``suit`` on the foundations (0..13)."""
+    for k in range(4):
+        f = state[FOUND + k]
+        if f != EMPTY and f // 13 == suit:
+            return f % 13 + 1
+    return 0
+
+
+@jit
+def _is_foundation(slot):
+    return slot == 0 or slot >= 8
+
+
+@jit
+def _safe_home(state, c):
+    """Card ``c`` can go home with no loss: both opposite-colour ``rank-1`` cards are home."""
+    r = _rank(c)
+    if r == 1:
+        return True
+    if _red(c) == 1:
+        lo = min(_home_height(state, 0), _home_height(state, 3))
+    else:
+        lo = min(_home_height(state, 1), _home_height(state, 2))
+    return r <= lo + 1
+
+
+@jit
+def _bit(c):
+    return np.uint64(1) << np.uint64(c)
+
+
+@jit
+def dead_end(state):
+    """True when some card can provably never leave its pile, so the deal cannot be won.
+
+    A *blocker* is a card with face-down cards under it: the lowest face-up card of a pile
+    with face-down cards, and every face-down card but the bottom one.  The cards under a
+    blocker stay where they are (face down) until the blocker leaves the pile, and it leaves
+    as the deepest card of a group, to one of its *exits*: onto a parent (the two cards of the
+    other colour and one rank higher) that is the top of another pile, to its foundation (all
+    lower cards of its suit home), or, for a King, to an empty pile (always assumed possible).
+
+    Fixpoint: per pile, ``hi`` is the highest blocker not yet shown able to leave; the cards
+    under it are *locked*.  A blocker whose exits are not all locked (a parent not home and not
+    locked, or no lower card of its suit locked) is released and ``hi`` moves down.  If some
+    pile keeps ``hi > 0``, take the set S of those blockers: each has every exit locked under
+    a member of S.  In any continuation, consider the first member of S to leave its pile: until
+    then every locked card is still face down in place, so it is not a pile top and not home,
+    and none of that member's exits is open -- contradiction.  So no member of S ever leaves,
+    the cards under it never go home, and no win is reachable (under either rule mode, since
+    an aisleriot-mode win is also an open-mode win).  The test only ever removes positions
+    from which no win exists.
+    """
+    hi = np.empty(N_PILES, np.int64)  # tiny, per call; fixed size
+    home = np.empty(4, np.int64)
+    for suit in range(4):
+        home[suit] = _home_height(state, suit)
+    any_locked = False
+    for p in range(N_PILES):
+        hi[p] = np.int64(state[DOWN + p])
+        if hi[p] > 0:
+            any_locked = True
+    if not any_locked:
+        return False
+    changed = True
+    while changed:
+        changed = False
+        locked = np.uint64(0)
+        for p in range(N_PILES):
+            base = TAB + p * CAP
+            for i in range(hi[p]):
+                locked |= _bit(np.int64(state[base + i]))
+        for p in range(N_PILES):
+            base = TAB + p * CAP
+            while hi[p] > 0:
+                x = np.int64(state[base + hi[p]])
+                r = _rank(x)
+                s = x // 13
+                free = r == 13
+                if not free:
+                    # a parent: rank r+1, the two suits of the other colour, not home, not locked
+                    if _red(x) == 1:
+                        s1, s2 = 0, 3
+                    else:
+                        s1, s2 = 1, 2
+                    for ps in (s1, s2):
+                        if home[ps] < r + 1 and (locked & _bit(ps * 13 + r)) == np.uint64(0):
+                            free = True
+                if not free:
+                    lo = s * 13 + home[s]          # lowest card of the suit not home
+                    top = s * 13 + r - 1           # x itself (excluded)
+                    mask = np.uint64(0)
+                    for c in range(lo, top):
+                        mask |= _bit(c)
+                    if (locked & mask) == np.uint64(0):
+                        free = True
+                if not free:
+                    break
+                hi[p] -= 1
+                changed = True
+                locked &= ~_bit(np.int64(state[base + hi[p]]))  # the card just under it
+    for p in range(N_PILES):
+        if hi[p] > 0:
+            return True
+    return False
+
+
+@jit
+def _legal(state, buf, open_mode):
+    if open_mode == 0 and yk.status(state) != ONGOING:
+        return np.int64(0)  # LOST: Aisleriot ends the game here
+    if dead_end(state):
+        return np.int64(0)  # no win reachable (proof in dead_end)
+    n = yk.legal_moves(state, buf, 0)
+    first_empty = 0
+    for p in range(1, N_PILES + 1):
+        if state[HEIGHT + p - 1] == 0:
+            first_empty = p
+            break
+    out = 0
+    for i in range(n):
+        m = buf[i]
+        s = (m >> 16) & 0xFF
+        k = (m >> 8) & 0xFF
+        d = m & 0xFF
+        if _is_foundation(d):
+            if open_mode != 0:
+                h = np.int64(state[HEIGHT + s - 1])
+                if _safe_home(state, np.int64(state[TAB + (s - 1) * CAP + h - 1])):
+                    buf[0] = m
+                    return np.int64(1)
+        elif state[HEIGHT + d - 1] == 0:
+            if d != first_empty or k == state[HEIGHT + s - 1]:
+                continue  # rule 1: same canonical position as a kept move / the parent
+        buf[out] = m
+        out += 1
+    return np.int64(out)
+
+
+# ---- plug kernels ------------------------------------------------------------------------
+@jit
+def legal_aisleriot(state, buf):
+    return _legal(state, buf, 0)
+
+
+@jit
+def legal_open(state, buf):
+    return _legal(state, buf, 1)
+
+
+@jit
+def apply(state, move):
+    yk.apply(state, move)
+
+
+@jit
+def won(state):
+    return np.int64(1) if yk.won(state) else np.int64(0)
+
+
+@jit
+def _fmix(k):
+    """MurmurHash3's 64-bit finaliser."""
+    k ^= k >> np.uint64(33)
+    k *= np.uint64(0xFF51AFD7ED558CCD)
+    k ^= k >> np.uint64(33)
+    k *= np.uint64(0xC4CEB9FE1A85EC53)
+    k ^= k >> np.uint64(33)
+    return k
+
+
+@jit
+def _splitmix(k):
+    k = (k ^ (k >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    k = (k ^ (k >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return k ^ (k >> np.uint64(31))
+
+
+@jit
+def _found_key(state):
+    key = np.uint64(0)
+    for suit in range(4):
+        key |= np.uint64(_home_height(state, suit)) << np.uint64(4 * suit)
+    return key
+
+
+@jit
+def hash1(state):
+    """Piles as a multiset: sum of per-pile FNV-1a hashes (finalised); foundations by suit."""
+    acc = np.uint64(0)
+    for p in range(N_PILES):
+        n = np.int64(state[HEIGHT + p])
+        x = np.uint64(0xCBF29CE484222325)
+        x = (x ^ np.uint64(state[DOWN + p] + 64)) * np.uint64(0x100000001B3)
+        base = TAB + p * CAP
+        for i in range(n):
+            x = (x ^ np.uint64(state[base + i] + 1)) * np.uint64(0x100000001B3)
+        acc += _splitmix(x)
+    return _splitmix(acc ^ (_found_key(state) * np.uint64(0x9E3779B97F4A7C15)))
+
+
+@jit
+def hash2(state):
+    """Independent multiset hash: per-pile polynomial, folded by a sum and a product."""
+    s_acc = np.uint64(0x243F6A8885A308D3)
+    p_acc = np.uint64(1)
+    for p in range(N_PILES):
+        n = np.int64(state[HEIGHT + p])
+        x = np.uint64(0x13198A2E03707344) + np.uint64(state[DOWN + p]) * np.uint64(977)
+        base = TAB + p * CAP
+        for i in range(n):
+            x = x * np.uint64(0x5851F42D4C957F2D) + np.uint64(state[base + i] + 3)
+        x = _fmix(x + np.uint64(n))
+        s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
+        p_acc *= x | np.uint64(1)
+    return _fmix(_fmix(s_acc + _found_key(state)) + p_acc)
+
+
+@jit
+def heuristic(state):
+    """Lower is better: W_OUT*cards not home + W_DOWN*face-down cards + W_BAD*face-up cards not
+    on their natural parent (opposite colour, one rank higher; a King at a pile's bottom is fine)
+    + W_BURIED*cards on top of the next card each suit needs + W_KING*Kings not at a pile's
+    bottom - W_EMPTY*empty piles."""
+    out = 52
+    need = 0
+    for suit in range(4):
+        hh = _home_height(state, suit)
+        out -= hh
+        need |= (hh + 1) << (4 * suit)
+    down = 0
+    bad = 0
+    buried = 0
+    kings = 0
+    empty = 0
+    for p in range(N_PILES):
+        n = np.int64(state[HEIGHT + p])
+        dn = np.int64(state[DOWN + p])
+        down += dn
+        if n == 0:
+            empty += 1
+        base = TAB + p * CAP
+        for i in range(n):
+            c = np.int64(state[base + i])
+            if ((need >> (4 * (c // 13))) & 15) == _rank(c):
+                buried += n - 1 - i
+            if i > 0 and _rank(c) == 13:
+                kings += 1
+            if i < dn:
+                continue
+            if i == 0:
+                if _rank(c) != 13:
+                    bad += 1
+            elif i == dn:
+                bad += 1
+            else:
+                u = np.int64(state[base + i - 1])
+                if _red(u) == _red(c) or _rank(u) != _rank(c) + 1:
+                    bad += 1
+    return np.int64(W_OUT * out + W_DOWN * down + W_BAD * bad + W_BURIED * buried
+                    + W_KING * kings - W_EMPTY * empty)
+
+
+@jit
+def cost(parent, child, move):
+    return np.int64(1)
+
+
+PLUGS = {
+    "aisleriot": GamePlug(legal_aisleriot, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
+                          STATE_SIZE),
+    "open": GamePlug(legal_open, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE),
+}
+
+
+# ---- Python API --------------------------------------------------------------------------
+def _start_state(state):
+    game = get_game("yukon")
+    if isinstance(state, State):
+        return state.copy()
+    if isinstance(state, (int, np.integer)):
+        return game.deal(int(state))
+    if isinstance(state, str):
+        return game.from_layout(state)
+    return State(game, np.asarray(state, dtype=np.int16).copy())
+
+
+def verify_result(result):
+    """Replay with the independent referee; True or raise AssertionError / IllegalMoveError.
+
+    In aisleriot mode every position before the win must be one where the referee's own hint
+    lets the game go on (outcome ONGOING).
+    """
+    from rules.referee.yukon import Referee
+
+    if result.verdict != SOLVED:
+        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
+    ref = Referee(result.start.game.array_to_layout(result.start.array))
+    strict = getattr(result, "rules", "aisleriot") == "aisleriot"
+    for i, m in enumerate(result.moves):
+        if strict and ref.outcome() != Outcome.ONGOING:
+            raise AssertionError(f"aisleriot mode: position before move {i + 1} ({m}) is "
+                                 f"{Outcome(ref.outcome()).name}: {ref.layout()}")
+        ref.apply(str(m))  # raises IllegalMoveError if the referee refuses it
+    if not ref.won():
+        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
+    return True
+
+
+def _runner(method, rules, limits):
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if rules not in RULE_MODES:
+        raise ValueError(f"unknown Yukon rule mode {rules!r} (choose from {', '.join(RULE_MODES)})")
+    kind, weights = METHODS[method]
+    if kind == "dfs":
+        return DFS(PLUGS[rules], limits)
+    return BestFirst(PLUGS[rules], limits, weights)
+
+
+def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None, rules="aisleriot"):
+    """Solve a Yukon position (State, Aisleriot seed, layout text or array).
+
+    ``rules`` is ``"aisleriot"`` (LOST positions are dead ends) or ``"open"``; the result
+    carries it as ``result.rules``.  ``max_memory_mb=None`` means 4096 MiB.
+    """
+    runner = _runner(method, rules, Limits(max_nodes, timeout,
+                                           4096 if max_memory_mb is None else max_memory_mb))
+    start = _start_state(state)
+    result = runner.run(start.array)
+    result.method = method
+    result.rules = rules
+    result.start = start
+    result._verifier = verify_result
+    if isinstance(state, (int, np.integer)):
+        result.deal = int(state)
+    if result.verdict == SOLVED:
+        result.moves = [Move.from_code(c) for c in result.moves]
+        result.atomic_length = sum(m.n if m.kind == DRAG else 1 for m in result.moves)
+    return result
+
+
+def solve_many(seeds, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
+               rules="aisleriot", progress=None):
+    """Solve Aisleriot seeds one after another in this process; list of SolveResult."""
+    out = []
+    for i, seed in enumerate(seeds):
+        out.append(solve(int(seed), method, max_nodes, timeout, max_memory_mb, rules))
+        if progress is not None:
+            progress(i, out[-1])
+    return out
+
+
+def warmup():
+    """Compile (or load from the cache) every kernel on seed 1; returns seconds taken."""
+    t0 = time.perf_counter()
+    for rules in RULE_MODES:
+        for method in METHODS:
+            solve(1, method, max_nodes=50, rules=rules)
+    return time.perf_counter() - t0

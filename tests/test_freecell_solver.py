@@ -1,0 +1,175 @@
+"""Freecell solver: replayed solutions, proofs of unsolvability, limits, canonical hashing."""
+import copy
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rules import get_game
+from rules.moves import Move
+from rules.referee.freecell import Referee
+from solvers import freecell_solver as fs
+
+GAME = get_game("freecell")
+
+# Found by random construction (three Kings in the cells, Aces and 2s at the bottom): no win is
+# reachable.  Reachable canonical positions: 61 and 670.
+STUCK_61 = ("Kc|Kd|Kh||||||Ac 2c 9s 4s Qs 3c 4c Qd|Ad 2d Th Jd Jh Td 3d|Ah 2h 7h 8d 6h 5h 3s|"
+            "As 2s 9h 7d Jc 7c 9d|Tc Ks 5c 4d 4h|5s 6c 3h 8s 9c|Ts 5d Js 7s Qc|6s 8h Qh 6d 8c#0#0")
+STUCK_670 = ("Kc|Kd|Kh||||||Ac 2c 6c Qs 7s 5c 9s 8c|Ad 2d 3h Jd 6h 7c Th|Ah 2h 4c 5s 8d Tc Jc|"
+             "As 2s 7d 9d 3c 5d Td|6s 9c Qh Js 8s|5h 7h 4s 4h 8h|3s Qd Ts 4d Jh|6d Qc Ks 9h 3d#0#0")
+
+
+@pytest.mark.parametrize("deal", [1, 2, 3, 617, 1941, 31465])
+def test_fast_solutions_replay_under_the_referee(deal):
+    r = fs.solve(deal)
+    assert r.verdict == "solved"
+    assert r.verify() is True
+    assert all(isinstance(m, Move) for m in r.moves)
+    # the faithful engine accepts every move too, and ends won
+    s = GAME.deal(deal, numbering="microsoft")
+    for m in r.moves:
+        s.apply(m)
+    assert s.is_won()
+    assert r.atomic_length >= 52
+
+
+@pytest.mark.parametrize("method", ["astar", "greedy", "dfs"])
+def test_other_methods_solve_and_replay(method):
+    for deal in (5, 100):
+        r = fs.solve(deal, method)
+        assert r.verdict == "solved" and r.verify()
+
+
+def test_batch_of_deals_all_solved_and_verified():
+    results = fs.solve_many(range(1, 41))
+    assert [r.verdict for r in results] == ["solved"] * 40
+    assert all(r.verify() for r in results)
+    assert [r.deal for r in results] == list(range(1, 41))
+
+
+def test_ms_11982_is_proven_unsolvable():
+    r = fs.solve(11982, "dfs")
+    assert r.verdict == "unsolvable", r.summary()
+    assert r.limit == ""
+
+
+@pytest.mark.parametrize("layout,count", [(STUCK_61, 61), (STUCK_670, 670)])
+def test_constructed_position_proven_unsolvable_by_every_method(layout, count):
+    start = GAME.from_layout(layout)
+    for method in fs.METHODS:
+        r = fs.solve(start, method)
+        assert r.verdict == "unsolvable", (method, r.summary())
+        assert r.states_stored == count  # the whole reachable canonical space, once
+
+
+def _canon(ref):
+    slots = ref.slots
+    cells = tuple(sorted(s[0] for s in slots[0:4] if s))
+    homes = tuple(sorted(len(s) and (s[-1] // 13, len(s)) for s in slots[4:8] if s))
+    cols = tuple(sorted(tuple(s) for s in slots[8:16]))
+    return cells, homes, cols
+
+
+def test_reachable_space_matches_an_independent_referee_search():
+    """Breadth-first over the referee's actions (minus the homecell dbl quirk, which the solver
+    drops, see solvers.freecell_solver), canonicalised in Python: same count, no win."""
+    start = GAME.from_layout(STUCK_61)
+    ref = Referee(GAME.array_to_layout(start.array))
+    seen = {_canon(ref)}
+    frontier = [ref]
+    while frontier:
+        nxt = []
+        for r in frontier:
+            for a in r.legal_actions():
+                if a.startswith("dbl ") and 4 <= int(a.split()[1]) < 8:
+                    continue
+                child = copy.deepcopy(r)
+                child.apply(a)
+                assert not child.won()
+                key = _canon(child)
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(child)
+        frontier = nxt
+    assert len(seen) == fs.solve(GAME.from_layout(STUCK_61), "dfs").states_stored == 61
+
+
+@pytest.mark.parametrize("method", list(fs.METHODS))
+def test_tiny_limits_give_unknown(method):
+    r = fs.solve(11982, method, max_nodes=10)
+    assert r.verdict == "unknown" and r.limit == "nodes"
+    r = fs.solve(11982, method, timeout=0.0)
+    assert r.verdict == "unknown" and r.limit == "seconds"
+    r = fs.solve(11982, method, max_memory_mb=0.5)
+    assert r.verdict == "unknown" and r.limit == "memory"
+    with pytest.raises(AssertionError):
+        r.verify()
+
+
+def test_ms_deal_kernel_matches_rules_deals():
+    for n in (1, 2, 617, 11982, 32000, 1000000, 2**31 - 1):
+        assert np.array_equal(fs._start_state(n).array, GAME.deal(n, numbering="microsoft").array)
+
+
+def test_verify_rejects_a_tampered_solution():
+    r = fs.solve(1)
+    r.moves = r.moves[:-1]
+    with pytest.raises(AssertionError):
+        r.verify()
+
+
+def _random_position(seed, plies):
+    rng = np.random.default_rng(seed)
+    s = GAME.deal(int(rng.integers(1, 32001)), numbering="microsoft")
+    for _ in range(plies):
+        moves = s.legal_moves(distinct=True)
+        if not moves:
+            break
+        s.apply(moves[int(rng.integers(len(moves)))])
+    return s
+
+
+def _shuffled(array, rng):
+    """The same canonical position: free cells, homecells and columns permuted."""
+    from rules import freecell as fcm
+    a = array.copy()
+    cells = a[fcm.FREE:fcm.FREE + 4].copy()
+    a[fcm.FREE:fcm.FREE + 4] = cells[rng.permutation(4)]
+    homes = a[fcm.HOME:fcm.HOME + 4].copy()
+    a[fcm.HOME:fcm.HOME + 4] = homes[rng.permutation(4)]
+    perm = rng.permutation(8)
+    cols = a[fcm.COLS:].reshape(8, fcm.COL_WIDTH).copy()
+    heights = a[fcm.HEIGHT:fcm.HEIGHT + 8].copy()
+    a[fcm.COLS:] = cols[perm].reshape(-1)
+    a[fcm.HEIGHT:fcm.HEIGHT + 8] = heights[perm]
+    return a
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(0, 2**31), st.integers(0, 60))
+def test_both_hashes_are_canonical_and_see_real_changes(seed, plies):
+    s = _random_position(seed, plies)
+    rng = np.random.default_rng(seed + 1)
+    b = _shuffled(s.array, rng)
+    assert fs.hash1(b) == fs.hash1(s.array) and fs.hash2(b) == fs.hash2(s.array)
+    assert fs.heuristic(b) == fs.heuristic(s.array)
+    for m in s.legal_moves(distinct=True)[:5]:
+        c = s.array.copy()
+        fs.apply(c, np.int32(m.code))
+        # every solver move changes the canonical position, and both hashes see it
+        assert fs.hash2(c) != fs.hash2(s.array) and fs.hash1(c) != fs.hash1(s.array)
+
+
+def test_unsolvable_proofs_are_rechecked_with_the_homecell_double_click():
+    """The proof search adds ``dbl`` of homecells (left out of the fast searches)."""
+    s = GAME.from_layout("||||Ac 2c 3c 4c 5c 6c 7c 8c 9c|Ad 2d 3d 4d 5d 6d 7d 8d 9d|"
+                         "Ah 2h 3h 4h 5h 6h 7h 8h 9h|As 2s 3s 4s||Js|Qc Ts|Td Tc Jh|Kd|Ks|Qd Th|"
+                         "Jc Kc Kh Jd Qh Qs 9s 8s 7s 6s 5s#31#0")
+    buf = np.empty(fs.MAX_MOVES, np.int32)
+    listed = {str(Move.from_code(c)) for c in buf[:fs.legal_complete(s.array, buf)]}
+    assert {"dbl 4", "dbl 5", "dbl 6", "dbl 7"} <= listed
+    listed_fast = {str(Move.from_code(c)) for c in buf[:fs.legal(s.array, buf)]}
+    assert not any(m.startswith("dbl") for m in listed_fast)
+    r = fs.solve(GAME.from_layout(STUCK_61))
+    assert r.verdict == "unsolvable" and r.nodes_expanded >= 2 * 61  # both searches ran

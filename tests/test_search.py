@@ -1,0 +1,202 @@
+"""The game-agnostic search core on a toy puzzle whose whole state space is known.
+
+Toy: ``N`` tokens in a row; a move rotates three neighbours left (``i, i+1, i+2``); the puzzle
+is won when the row is sorted.  3-cycles are even permutations, so exactly the even
+permutations are reachable (N!/2 positions) and an odd start is unsolvable -- a proof the
+search must find by exhausting the space, and a count (``states_stored``) we can check.
+"""
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rules._jit import jit
+from solvers.search import GamePlug, search
+from solvers.table import heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
+
+N = 6
+MAX_MOVES = N - 2  # one rotation per start position i = 0..N-3
+
+
+@jit
+def toy_legal(state, buf):
+    for i in range(N - 2):
+        buf[i] = i
+    return np.int64(N - 2)
+
+
+@jit
+def toy_apply(state, move):
+    i = move
+    a = state[i]
+    state[i] = state[i + 1]
+    state[i + 1] = state[i + 2]
+    state[i + 2] = a
+
+
+@jit
+def toy_won(state):
+    for i in range(N):
+        if state[i] != i:
+            return np.int64(0)
+    return np.int64(1)
+
+
+@jit
+def toy_hash1(state):
+    h = np.uint64(14695981039346656037)
+    for i in range(N):
+        h = (h ^ np.uint64(state[i] + 1)) * np.uint64(1099511628211)
+    return h
+
+
+@jit
+def toy_hash2(state):
+    h = np.uint64(0)
+    for i in range(N):
+        h = h * np.uint64(31) + np.uint64(state[i] + 7)
+    return h * np.uint64(0x9E3779B97F4A7C15)
+
+
+@jit
+def toy_weak_hash(state):
+    """Collides all the time: only the two hashes together identify a position."""
+    return np.uint64(state[0] == 0)
+
+
+@jit
+def toy_heuristic(state):
+    h = 0
+    for i in range(N):
+        if state[i] != i:
+            h += 1
+    return np.int64(h)
+
+
+@jit
+def toy_cost(parent, child, move):
+    return np.int64(1)
+
+
+def plug(hash1=toy_hash1, hash2=toy_hash2):
+    return GamePlug(toy_legal, toy_apply, toy_won, hash1, hash2, toy_heuristic, toy_cost,
+                    MAX_MOVES, N)
+
+
+def replay(start, moves):
+    s = np.array(start, dtype=np.int16)
+    for m in moves:
+        assert 0 <= m < N - 2
+        toy_apply(s, np.int32(m))
+    return bool(toy_won(s))
+
+
+def parity(perm):
+    inv = sum(1 for i in range(len(perm)) for j in range(i + 1, len(perm)) if perm[i] > perm[j])
+    return inv % 2
+
+
+EVEN = [p for p in itertools.permutations(range(N)) if parity(p) == 0]
+ODD = [p for p in itertools.permutations(range(N)) if parity(p) == 1]
+METHODS = [("dfs", (1, 1)), ("best-first", (1, 1)), ("best-first", (0, 1)), ("best-first", (1, 3))]
+
+
+@pytest.mark.parametrize("method,weights", METHODS)
+def test_solvable_starts_are_solved_and_replay(method, weights):
+    for start in EVEN[::17]:
+        r = search(plug(), np.array(start, np.int16), method, weights=weights)
+        assert r.verdict == "solved", start
+        assert replay(start, r.moves)
+
+
+@pytest.mark.parametrize("method,weights", METHODS)
+def test_odd_start_is_proven_unsolvable_after_whole_space(method, weights):
+    r = search(plug(), np.array(ODD[5], np.int16), method, weights=weights)
+    assert r.verdict == "unsolvable"
+    assert r.states_stored == math.factorial(N) // 2  # every reachable position, once
+
+
+@pytest.mark.parametrize("method", ["dfs", "best-first"])
+def test_weak_first_hash_cannot_merge_positions(method):
+    """h1 collides on half the space; the second hash keeps positions apart, verdicts hold."""
+    p = plug(hash1=toy_weak_hash)
+    r = search(p, np.array(ODD[0], np.int16), method)
+    assert r.verdict == "unsolvable" and r.states_stored == math.factorial(N) // 2
+    r = search(p, np.array(EVEN[-1], np.int16), method)
+    assert r.verdict == "solved" and replay(EVEN[-1], r.moves)
+
+
+@pytest.mark.parametrize("method", ["dfs", "best-first"])
+def test_tiny_limits_give_unknown_never_unsolvable(method):
+    start = np.array(ODD[3], np.int16)
+    r = search(plug(), start, method, max_nodes=5)
+    assert r.verdict == "unknown" and r.limit == "nodes"
+    r = search(plug(), start, method, max_memory_mb=0.0001)
+    assert r.verdict == "unknown" and r.limit == "memory"
+    r = search(plug(), start, method, timeout=0.0)
+    assert r.verdict in ("unknown", "unsolvable")  # one chunk may finish the tiny space
+    assert r.verdict != "unsolvable" or r.limit == ""
+
+
+def test_astar_finds_optimal_lengths():
+    """With an admissible h (misplaced/3 rounded up would be; misplaced is not) use h=0 via wh=0."""
+    for start in EVEN[::29]:
+        r = search(plug(), np.array(start, np.int16), "best-first", weights=(1, 0))
+        # breadth-first distances from the sorted row over inverse moves
+        assert len(r.moves) == _bfs_distance(start)
+
+
+def _bfs_distance(start):
+    goal = tuple(range(N))
+    seen = {tuple(start): 0}
+    frontier = [tuple(start)]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            if s == goal:
+                return seen[s]
+            for i in range(N - 2):
+                t = list(s)
+                t[i], t[i + 1], t[i + 2] = t[i + 1], t[i + 2], t[i]
+                t = tuple(t)
+                if t not in seen:
+                    seen[t] = seen[s] + 1
+                    nxt.append(t)
+        frontier = nxt
+    raise AssertionError("unreachable")
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.tuples(st.integers(1, 2**64 - 1), st.integers(0, 2**64 - 1)), max_size=300))
+def test_table_insert_find_rehash(pairs):
+    keys, vals = new_table(1 << 10)
+    ref = {}
+    for h1, h2 in pairs:
+        slot = tt_insert(keys, np.uint64(h1), np.uint64(h2))
+        assert (slot < 0) == ((h1, h2) in ref)
+        if slot >= 0:
+            vals[slot] = len(ref)
+            ref[(h1, h2)] = len(ref)
+    big_keys, big_vals = new_table(1 << 11)
+    rehash(keys, vals, big_keys, big_vals)
+    for (h1, h2), v in ref.items():
+        assert big_vals[tt_find(big_keys, np.uint64(h1), np.uint64(h2))] == v
+    assert tt_find(big_keys, np.uint64(12345), np.uint64(999)) == -1 or (12345, 999) in ref
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.lists(st.integers(-2**40, 2**40), min_size=1, max_size=200))
+def test_heap_pops_in_order(values):
+    hk = np.empty(len(values), np.int64)
+    hn = np.empty(len(values), np.int32)
+    size = 0
+    for i, v in enumerate(values):
+        size = heap_push(hk, hn, size, np.int64(v), np.int32(i))
+    out = []
+    while size:
+        out.append((int(hk[0]), values[int(hn[0])]))
+        size = heap_pop(hk, hn, size)
+    assert [k for k, _ in out] == sorted(values)
+    assert all(k == v for k, v in out)
