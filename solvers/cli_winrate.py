@@ -1,7 +1,6 @@
 """``aisle winrate`` and ``aisle report``: estimate win rates into a results store, and read it back.
 
 :func:`register` adds both subcommands to the ``aisle`` parser (``solvers.cli`` calls it).
-``python -m solvers.cli_winrate winrate ...`` runs them standalone with the same behaviour.
 The progress bar goes to stderr; stdout carries only the final table, so it pipes.
 """
 import argparse
@@ -136,36 +135,3 @@ def cmd_report(args):
         plot_report(args.db, args.plot)
         sys.stderr.write(f"aisle: wrote {args.plot}\n")
     return 0
-
-
-def build_parser():
-    """A stand-alone ``aisle``-style parser with only these two subcommands."""
-    from .cli import _Parser
-
-    parser = _Parser(prog="aisle", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    register(sub)
-    return parser
-
-
-def main(argv=None):
-    """Same error handling as ``solvers.cli.main``: one line on stderr and exit 2 on bad input."""
-    from rules.errors import AisleError
-
-    from .cli import EXIT_BAD_INPUT
-
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except AisleError as exc:
-        sys.stderr.write(f"aisle: error: {exc}\n")
-        return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        sys.stderr.write("aisle: interrupted\n")
-        return 130
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rules.errors import AisleError, InvalidSeedError
 from solvers import cli_winrate, dispatch
+from solvers.cli import main as cli_main
 from solvers.seeds import SeedSet, parse_seeds
 from solvers.stats import running_interval, wilson_interval, win_rate
 from solvers.store import ResultsStore, StoreError
@@ -248,7 +249,7 @@ def test_dask_local_cluster_gives_the_same_results_as_local_processes(tmp_path):
 
 # ---- errors that must leave data alone ------------------------------------------------------------
 def _run_cli(capsys, *argv):
-    code = cli_winrate.main(list(argv))
+    code = cli_main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -343,7 +344,7 @@ def test_bad_command_line_values_exit_2(capsys):
                  ["winrate", "clock", "--seeds", "1-5", "--option", "nonsense", "--no-db"],
                  ["winrate", "nosuchgame", "--seeds", "1-5", "--no-db"]):
         with pytest.raises(SystemExit) as exc:
-            code = cli_winrate.main(argv)
+            code = cli_main(argv)
             raise SystemExit(code)
         assert exc.value.code == 2
         err = capsys.readouterr().err
