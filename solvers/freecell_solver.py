@@ -68,7 +68,7 @@ from rules.cards import EMPTY
 from rules.game import State
 from rules.moves import DBL, DRAG, Move
 from rules.registry import get_game
-from .result import SOLVED, UNSOLVABLE, SolveResult
+from .result import SOLVED, UNSOLVABLE
 from .search import BestFirst, DFS, GamePlug, Limits
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH

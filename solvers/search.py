@@ -157,7 +157,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, tmp, s
     or STACK_FULL (grow and call again).
     """
     cap = keys.shape[0] >> 1
-    max_stored = np.int64(cap * 0.7)
+    max_stored = np.int64(cap * MAX_LOAD)
     depth_cap = st_states.shape[0]
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
@@ -213,7 +213,7 @@ def best_first_kernel(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode
     STACK_FULL meaning the node pool is full.
     """
     cap = keys.shape[0] >> 1
-    max_stored = np.int64(cap * 0.7)
+    max_stored = np.int64(cap * MAX_LOAD)
     pool_cap = pool.shape[0]
     max_moves = buf.shape[0]
     if ctl[C_INIT] == 0:
