@@ -36,6 +36,18 @@ def _options(pairs):
     return out
 
 
+def _positive(kind):
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return value
+    return parse
+
+
 def _add_deal_args(p, seed_optional=False):
     p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("seed", nargs="?" if seed_optional else None, default=None,
@@ -173,8 +185,13 @@ def _solver_module(game):
 def cmd_solve(args):
     game, state = _start_state(args)
     solver = _solver_module(game)
-    kwargs = dict(method=args.method, max_nodes=args.max_nodes, timeout=args.timeout)
-    if game.name != "freecell":
+    kwargs = dict(max_nodes=args.max_nodes, timeout=args.timeout)
+    if args.method is not None:
+        if args.method not in solver.METHODS:
+            raise InvalidOptionError(f"{game.name} has no search method {args.method!r} "
+                                     f"(choose from {', '.join(solver.METHODS)})")
+        kwargs["method"] = args.method
+    if game.name != "freecell":   # Freecell never declares a loss: both rule modes are the same search
         kwargs["rules"] = args.rules
     result = solver.solve(state, **kwargs)
     notation = "standard" if args.format != "aisleriot" and game.name == "freecell" else "aisleriot"
@@ -214,6 +231,10 @@ def read_solution(path):
 
 def cmd_verify(args):
     """Replay a solution with the game's independent referee and say which move, if any, fails."""
+    if len(args.seed_and_solution) > 2:
+        raise InvalidOptionError(f"verify takes [SEED] SOLUTION, got {' '.join(args.seed_and_solution)!r}")
+    *seed, args.solution = args.seed_and_solution
+    args.seed = seed[0] if seed else None
     game, state = _start_state(args)
     module = importlib.import_module("rules.referee." + _MODULES[game.name].split(".")[-1])
     referee = module.Referee(parse_layout(state.layout()), dict(game.resolve_options(_options(args.option))))
@@ -237,19 +258,31 @@ def _add_solver_commands(sub):
     for name, helptext in (("solve", "solve a deal (exit 0 solved, 3 unsolvable, 4 unknown)"),
                            ("verify", "replay a solution file with the independent referee")):
         p = sub.add_parser(name, help=helptext, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-        _add_deal_args(p, seed_optional=True)
+        if name == "solve":
+            _add_deal_args(p, seed_optional=True)
+        else:
+            # SEED SOLUTION, or just SOLUTION with --file: one list, so options may come anywhere.
+            p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+            p.add_argument("seed_and_solution", nargs="+", metavar="[SEED] SOLUTION",
+                           help="the deal's seed (omit with --file) and the solution file "
+                                "(one move per line, or JSON from solve)")
+            p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
+                           help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
+            p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
+                           help="game option, e.g. spots=off for ten-across (repeatable)")
         p.add_argument("--file", help="freecell: start from a board in Freecell Solver's format")
         if name == "solve":
-            p.add_argument("--method", default="dfs", help="search method (dfs: fast; astar: shorter)")
-            p.add_argument("--max-nodes", type=int, default=None, help="node limit (unknown when hit)")
-            p.add_argument("--timeout", type=float, default=None, help="seconds (unknown when hit)")
+            p.add_argument("--method", default=None,
+                           help="search method; default: the game's fastest (freecell: fast; "
+                                "short/astar give shorter solutions)")
+            p.add_argument("--max-nodes", type=_positive(int), default=None, help="node limit (unknown when hit)")
+            p.add_argument("--timeout", type=_positive(float), default=None, help="seconds (unknown when hit)")
             p.add_argument("--rules", choices=("aisleriot", "open"), default="aisleriot",
                            help="aisleriot: the game's own continue predicate is terminal; open: move rules only")
             p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
                            help="moves in standard notation (freecell), Aisleriot actions, or JSON")
             p.set_defaults(func=cmd_solve)
         else:
-            p.add_argument("solution", help="solution file: one move per line, or JSON from solve")
             p.set_defaults(func=cmd_verify)
     try:
         from .cli_winrate import register

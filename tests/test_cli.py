@@ -1,4 +1,5 @@
 """The ``aisle`` command: data on stdout, one-line errors on stderr with exit code 2."""
+import json
 import subprocess
 import sys
 
@@ -70,3 +71,55 @@ def test_conformance_reports_mismatches(capsys, conformance_dir):
     # The no-spots trace replayed with spots on must disagree: the runner can fail.
     code, out, _ = run(capsys, "conformance", str(conformance_dir / "ten-across-nospots.txt.gz"))
     assert code == 1 and "mismatches" in out and " 0 mismatches" not in out
+
+
+def test_solve_and_verify_freecell(capsys, tmp_path):
+    code, out, err = run(capsys, "solve", "freecell", "1")
+    assert code == 0 and "solved" in err
+    moves = out.split()
+    assert moves and all(len(m) in (2, 4) for m in moves)          # standard notation: 3a, 58v3
+    path = tmp_path / "sol.txt"
+    path.write_text(out)
+    code, out, _ = run(capsys, "verify", "freecell", "1", str(path))
+    assert code == 0 and out.startswith("valid")
+    # Break one move: verify must name it.
+    broken = moves[:5] + ["ah"] + moves[5:]
+    path.write_text("\n".join(broken))
+    code, out, _ = run(capsys, "verify", "freecell", "1", str(path))
+    assert code == 1 and "move 6 ('ah') is illegal" in out
+
+
+def test_solve_json_and_aisleriot_formats_replay(capsys, tmp_path):
+    code, out, _ = run(capsys, "solve", "freecell", "3", "--numbering", "aisleriot", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "solved" and len(data["moves"]) == len(data["notation"])
+    (tmp_path / "s.json").write_text(out)
+    code, out, _ = run(capsys, "verify", "freecell", "3", str(tmp_path / "s.json"), "--numbering", "aisleriot")
+    assert code == 0
+
+
+def test_solve_exit_codes(capsys):
+    assert run(capsys, "solve", "freecell", "11982")[0] == 3           # proven unsolvable
+    assert run(capsys, "solve", "freecell", "1", "--max-nodes", "5")[0] == 4   # limit: unknown
+
+
+def test_solve_from_board_file(capsys, tmp_path):
+    board = tmp_path / "board.txt"
+    code, out, _ = run(capsys, "deal", "freecell", "617", "--format", "fcs")
+    board.write_text(out)
+    code, out, _ = run(capsys, "solve", "freecell", "--file", str(board), "--format", "aisleriot")
+    assert code == 0 and out.split()[0] in ("drag", "dbl")
+    code, _, err = run(capsys, "solve", "freecell", "--file", str(tmp_path / "missing.txt"))
+    assert code == 2 and "missing.txt" in err
+    board.write_text("JD KD\n")
+    code, _, err = run(capsys, "solve", "freecell", "--file", str(board))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "verify", "freecell", str(tmp_path / "none.txt"), "--file", str(board))
+    assert code == 2
+
+
+def test_verify_usage_errors(capsys, tmp_path):
+    code, _, err = run(capsys, "verify", "freecell", "1", "2", "3")
+    assert code == 2 and "'1 2 3'" in err
+    code, _, err = run(capsys, "verify", "freecell", str(tmp_path / "x.txt"))
+    assert code == 2 and "SEED" in err
