@@ -71,6 +71,7 @@ import numpy as np
 
 from ._jit import jit
 from .cards import EMPTY, RANKS, SUITS, card_str, parse_card
+from .cards import colour as _red, rank as _rank, suit as _suit
 from .deals import aisleriot_shuffle, microsoft_deal
 from .errors import IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError
 from .game import STATE_DTYPE, Game, Kernels, Outcome, State
@@ -117,22 +118,6 @@ _NUMBERINGS = ("microsoft", "aisleriot")
 # ---------------------------------------------------------------------------------------------
 # Small helpers (kernels)
 # ---------------------------------------------------------------------------------------------
-@jit
-def _rank(c):
-    return c % 13 + 1
-
-
-@jit
-def _suit(c):
-    return c // 13
-
-
-@jit
-def _red(c):
-    s = c // 13
-    return 1 if (s == 1 or s == 2) else 0
-
-
 @jit
 def _top(state, slot):
     """Top card of ``slot`` or EMPTY."""

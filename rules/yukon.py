@@ -34,6 +34,7 @@ Choices where the spec is silent:
 import numpy as np
 
 from .cards import EMPTY, aisleriot_card_str
+from .cards import colour as _colour, rank as _rank, suit as _suit
 from .deals import AisleriotRandom
 from .errors import InvalidDealError
 from .game import STATE_DTYPE, Game, Kernels, Outcome
@@ -119,22 +120,6 @@ def deal_from_rng(rng):
 # ---------------------------------------------------------------------------------------------
 # Kernels
 # ---------------------------------------------------------------------------------------------
-@jit
-def _rank(c):
-    return c % 13 + 1
-
-
-@jit
-def _suit(c):
-    return c // 13
-
-
-@jit
-def _colour(c):
-    s = c // 13
-    return 1 if (s == 1 or s == 2) else 0
-
-
 @jit
 def _base(p):
     return TAB + (p - 1) * CAP

@@ -481,14 +481,6 @@ KERNELS = Kernels(
 
 
 # ---- the Game ------------------------------------------------------------------------------------
-def _colour(card):
-    return 1 if (card % 52) // 13 in (1, 2) else 0
-
-
-def _rank(card):
-    return card % 13 + 1
-
-
 class ZebraGame(Game):
     name = "zebra"
     title = "Zebra"
@@ -534,8 +526,8 @@ class ZebraGame(Game):
         state = empty_array()
         for f in range(N_FOUND):
             pile = [c for c, _ in slots[FOUND_SLOT0 + f]]
-            if not pile or _rank(pile[0]) != 1 or any(
-                    _colour(b) == _colour(a) or _rank(b) != _rank(a) + 1 for a, b in zip(pile, pile[1:])):
+            if not pile or rank(pile[0]) != 1 or any(
+                    colour(b) == colour(a) or rank(b) != rank(a) + 1 for a, b in zip(pile, pile[1:])):
                 raise InvalidDealError(
                     f"foundation slot {FOUND_SLOT0 + f} must be an Ace then cards up in alternating "
                     f"colour, got {_pile_text(pile)!r}")
@@ -543,7 +535,7 @@ class ZebraGame(Game):
             state[FOUND_LEN + f] = len(pile)
         for t in range(N_TAB):
             pile = [c for c, _ in slots[TAB_SLOT0 + t]]
-            if any(_colour(b) == _colour(a) or _rank(b) + 1 != _rank(a) for a, b in zip(pile, pile[1:])):
+            if any(colour(b) == colour(a) or rank(b) + 1 != rank(a) for a, b in zip(pile, pile[1:])):
                 raise InvalidDealError(
                     f"tableau slot {TAB_SLOT0 + t} must go down in alternating colour, got {_pile_text(pile)!r}")
             state[TAB + TAB_CAP * t:TAB + TAB_CAP * t + len(pile)] = pile
