@@ -46,19 +46,43 @@ Pruning, and why each is safe (it never removes a position the search could need
   position).  ``high[]`` (which the homecell ``dbl`` can leave stale) is part of ``hash1``, so
   positions that differ only there are never merged.
 
-Methods (``METHODS``; measured on MS 1-1000, see benchmarks/freecell_vs_fcsolve.py):
+The fused kernel (``fc_best_first``) runs every best-first method: the same search as
+:func:`solvers.search.best_first_kernel` with the plugs above (a test checks equal nodes,
+stores and moves), but with the Freecell kernels called directly and computed incrementally:
 
-* ``fast`` (default): best-first f = g + h with ``heuristic_breaks`` for 1000 nodes, then
-  restarts with ``heuristic`` and runs to a verdict.  The two heuristics fail on different
-  deals, so the short first try cuts the heavy tail (mean nodes ~350 vs ~610 for either alone).
+* ``legal_fast`` / ``apply_child``: the engine's solver move list and ``apply`` (tests compare
+  them on random playouts), with cheap autoplay checks -- after a drag that sends nothing home
+  from an autoplay fixpoint only the newly exposed card can go home;
+* two Zobrist-style canonical hashes (``zhashes``: per-column terms summed over columns) and
+  the heuristic's per-column shares are kept per node, and a child recomputes only the
+  columns whose height changed (a column's cards change only with its height);
+* the move undoing a node's own move (when nothing went home) is not tried: it leads back to
+  the parent, which the table would reject anyway.
+
+Its table keys are ``zhashes`` instead of ``hash1``/``hash2`` (again two independent 64-bit
+canonical hashes, ``high[]`` in the first); keys only decide "seen before", so the search is
+the same.  Measured on the shared 2-core box (benchmarks/freecell_vs_fcsolve.py, fast):
+MS 1-1000 in 0.83 s CPU (3.5x fc-solve ``-l lg``), MS 1-32000 in 34 s (4.5x), against
+2.5 s (11x) and 190 s (20x) for the generic core with the former two-stage method.
+
+Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
+
+* ``fast`` (default): a :class:`Portfolio` of three best-first searches run round-robin, each
+  resuming its own search, with node slices doubling (400, 800, ...): ``heuristic_breaks``
+  with f = 2g + 3h, ``heuristic`` with f = g + h, and the main weights plus 1 per sequence
+  break with f = g + h.  The first verdict wins.  Hard deals differ between heuristics, so
+  the tail shrinks: on the 300 MS deals (of 1-32000) that cost the former "breaks for 1000
+  nodes, then heuristic" the most, 7.2 million nodes instead of 17.6 million; on MS 1-1000,
+  356 k nodes instead of 392 k.
 * ``astar``: f = g + h with ``heuristic_short`` -- shorter solutions (~101 atomic moves).
 * ``short``: f = 3g + 2h, shorter still (~96) and, on MS 1-1000, faster than ``astar``.
-  Both fall back to ``fast``'s second search after 20000 nodes, so they always decide.
-* ``greedy`` (f = h) and ``dfs`` (depth-first, children by heuristic): kept for comparison;
-  both have heavier tails here.
+  Both fall back to f = g + h with ``heuristic`` after 20000 nodes, so they always decide.
+* ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic):
+  kept for comparison; both have heavier tails here.
 """
 import threading
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -69,7 +93,9 @@ from rules.game import State
 from rules.moves import DBL, DRAG, Move
 from rules.registry import get_game
 from .result import SOLVED, UNSOLVABLE
-from .search import BestFirst, DFS, GamePlug, Limits
+from .search import (BestFirst, DFS, GamePlug, Limits, C_HEAP, C_INIT, C_NODES, C_POOL,
+                     C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
+from .table import MAX_LOAD, fix_h1, heap_pop, heap_push, tt_insert
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES
@@ -257,24 +283,672 @@ def cost(parent, child, move):
     return np.int64(n + home)
 
 
+# ---- faster apply and incremental hashing (same results as the engine's kernels) -------------
+@jit
+def _autoplay_pending(state):
+    """True when ``rules.freecell.autoplay`` would move a card (spec 4.5), cheaply.
+
+    The engine's scan looks for the first top card ``c`` with ``rank(c) <= limit(colour)``
+    that its homecell accepts; a homecell accepts ``c`` exactly when ``rank(c)`` is one more
+    than the height of ``c``'s suit on the foundations (a suit's cards sit on one homecell, A
+    upwards; an Ace goes to an empty homecell, and one is free while its suit has none).
+    """
+    hc = state[fc.HIGH + 0]
+    hd = state[fc.HIGH + 1]
+    hh = state[fc.HIGH + 2]
+    hs = state[fc.HIGH + 3]
+    black_min = min(hc, hs)
+    red_min = min(hd, hh)
+    limit_red = min(2 + black_min, 3 + red_min)
+    limit_black = min(2 + red_min, 3 + black_min)
+    need = 0x1111  # 4 bits per suit: next rank wanted
+    for i in range(4):
+        top = state[HOME + i]
+        if top != EMPTY:
+            sh = 4 * (top // 13)
+            need = (need & ~(15 << sh)) | ((top % 13 + 2) << sh)
+    for k in range(12):
+        if k < 4:
+            c = state[FREE + k]
+        else:
+            col = k - 4
+            h = state[HEIGHT + col]
+            c = state[COLS + col * COL_WIDTH + h - 1] if h > 0 else EMPTY
+        if c == EMPTY:
+            continue
+        r = c % 13 + 1
+        if r != ((need >> (4 * (c // 13))) & 15):
+            continue
+        if r <= (limit_red if _red(c) == 1 else limit_black):
+            return True
+    return False
+
+
+@jit
+def _card_pending(state, c):
+    """Would autoplay send card ``c`` (a top card) home now?  (Spec 4.5, as above.)"""
+    r = _RANK0[c] + 1
+    want = 1
+    for i in range(4):
+        top = state[HOME + i]
+        if top != EMPTY and _SUIT[top] == _SUIT[c]:
+            want = _RANK0[top] + 2
+    if r != want:
+        return False
+    black_min = min(state[fc.HIGH + 0], state[fc.HIGH + 3])
+    red_min = min(state[fc.HIGH + 1], state[fc.HIGH + 2])
+    if _REDT[c] == 1:
+        return r <= min(2 + black_min, 3 + red_min)
+    return r <= min(2 + red_min, 3 + black_min)
+
+
+@jit
+def apply_child(state, move, fixpoint):
+    """``rules.freecell.apply`` for solver moves, skipping autoplay's scan when nothing can go.
+
+    Same resulting array as the engine (tests compare them on random positions): the drag is
+    played as in the engine, and ``rules.freecell.autoplay`` runs whenever a card could go.
+    ``fixpoint``: ``state`` is an autoplay fixpoint (any position an action produced).  Then a
+    drag that sends nothing home can only make the newly exposed top of a source column
+    playable (limits and foundations are unchanged, and the moved cards were tops already),
+    so only that card is checked; otherwise every top card is.
+    """
+    if (move >> 24) != DRAG:
+        fc.apply(state, move)
+        return
+    src = (move >> 16) & 0xFF
+    n = (move >> 8) & 0xFF
+    dst = move & 0xFF
+    if src < FIRST_HOME:
+        c = state[FREE + src]
+        state[FREE + src] = EMPTY
+        if dst < FIRST_HOME:
+            state[FREE + dst] = c
+        elif dst < FIRST_COL:
+            fc._send_home(state, dst - FIRST_HOME, c)
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            state[COLS + dc * COL_WIDTH + h] = c
+            state[HEIGHT + dc] = h + 1
+    elif src < FIRST_COL:
+        fc.apply(state, move)
+        return
+    else:
+        sc = src - FIRST_COL
+        h_src = state[HEIGHT + sc] - n
+        state[HEIGHT + sc] = h_src
+        first = COLS + sc * COL_WIDTH + h_src
+        if dst < FIRST_HOME:
+            state[FREE + dst] = state[first]
+        elif dst < FIRST_COL:
+            fc._send_home(state, dst - FIRST_HOME, state[first])
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            out = COLS + dc * COL_WIDTH + h
+            for i in range(n):
+                state[out + i] = state[first + i]
+            state[HEIGHT + dc] = h + n
+        for i in range(n):
+            state[first + i] = EMPTY
+    if fixpoint and not (FIRST_HOME <= dst < FIRST_COL):
+        if src < FIRST_COL:
+            return
+        sc = src - FIRST_COL
+        h = state[HEIGHT + sc]
+        if h == 0 or not _card_pending(state, state[COLS + sc * COL_WIDTH + h - 1]):
+            return
+    elif not _autoplay_pending(state):
+        return
+    fc.autoplay(state)
+
+
+@jit
+def apply_fast(state, move):
+    """:func:`apply_child` for any position (full autoplay check)."""
+    apply_child(state, move, False)
+
+
+# Card attributes by table lookup: cheaper than Python-semantics ``%`` / ``//`` on signed ints.
+_RANK0 = np.array([c % 13 for c in range(52)], dtype=np.int64)   # rank - 1
+_SUIT = np.array([c // 13 for c in range(52)], dtype=np.int64)
+_REDT = np.array([1 if c // 13 in (1, 2) else 0 for c in range(52)], dtype=np.int64)
+
+
+@jit
+def legal_fast(state, buf):
+    """``rules.freecell.legal_moves(state, buf, 0)``: the same moves in the same order, cheaper.
+
+    Tests compare the two on random positions.  Savings: the pending-autoplay test is
+    :func:`_autoplay_pending`; a card goes to a homecell only as an Ace to the first empty one,
+    or onto the homecell whose top is the card one rank lower (card code ``c - 1``); and a
+    bit set of the column tops' (rank, colour) skips the scan of destination columns for a
+    source whose cards fit on none of them (when no column is empty).
+    """
+    count = 0
+    empty_free = 0
+    first_free = -1
+    for i in range(4):
+        if state[FREE + i] == EMPTY:
+            empty_free += 1
+            if first_free < 0:
+                first_free = i
+    empty_cols = 0
+    first_col = -1
+    tops = 0  # bit 2 * (rank - 1) + red for every column top
+    for i in range(8):
+        h = state[HEIGHT + i]
+        if h == 0:
+            empty_cols += 1
+            if first_col < 0:
+                first_col = i
+        else:
+            t = state[COLS + i * COL_WIDTH + h - 1]
+            tops |= 1 << (2 * _RANK0[t] + _REDT[t])
+    first_home = -1
+    for h in range(4):
+        if state[HOME + h] == EMPTY:
+            first_home = h
+            break
+    pending = _autoplay_pending(state) if empty_cols > 0 else False
+    to_empty_cap = (empty_free + 1) << max(empty_cols - 1, 0)
+    to_full_cap = (empty_free + 1) << empty_cols
+
+    for s in range(4):
+        c = state[FREE + s]
+        if c == EMPTY:
+            continue
+        rc = _RANK0[c]
+        if rc == 0:
+            buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_HOME + first_home)
+            count += 1
+        else:
+            for h in range(4):
+                if state[HOME + h] == c - 1:
+                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_HOME + h)
+                    count += 1
+        red = _REDT[c]
+        if empty_cols == 0 and (tops >> (2 * (rc + 1) + 1 - red)) & 1 == 0:
+            continue
+        for col in range(8):
+            ht = state[HEIGHT + col]
+            if ht == 0:
+                if col == first_col:
+                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
+                    count += 1
+            else:
+                t = state[COLS + col * COL_WIDTH + ht - 1]
+                if _RANK0[t] == rc + 1 and _REDT[t] != red:
+                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
+                    count += 1
+
+    for sc in range(8):
+        h_src = state[HEIGHT + sc]
+        if h_src == 0:
+            continue
+        base = COLS + sc * COL_WIDTH
+        top = state[base + h_src - 1]
+        src = FIRST_COL + sc
+        if first_free >= 0:
+            buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | first_free
+            count += 1
+        rtop = _RANK0[top]
+        if rtop == 0:
+            buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + first_home)
+            count += 1
+        else:
+            for h in range(4):
+                if state[HOME + h] == top - 1:
+                    buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + h)
+                    count += 1
+        run = 1
+        red_top = _REDT[top]
+        upper = top
+        while run < h_src:
+            lower = state[base + h_src - run - 1]
+            if _RANK0[lower] != _RANK0[upper] + 1 or _REDT[lower] == _REDT[upper]:
+                break
+            upper = lower
+            run += 1
+        if empty_cols == 0:
+            # the group of n cards goes on a top of rank rtop + n + 1 (1-based) and colour
+            # red_top ^ (n & 1) (colours alternate up a run); any such top among the columns?
+            fits = False
+            for n in range(1, run + 1):
+                if (tops >> (2 * (rtop + n) + (red_top ^ (n & 1)))) & 1:
+                    fits = True
+                    break
+            if not fits:
+                continue
+        for dc in range(8):
+            if dc == sc:
+                continue
+            h_dst = state[HEIGHT + dc]
+            if h_dst == 0:
+                if dc != first_col:
+                    continue
+                for n in range(1, run + 1):
+                    if n > to_empty_cap:
+                        break
+                    if n == h_src and not pending:
+                        continue
+                    buf[count] = (DRAG << 24) | (src << 16) | (n << 8) | (FIRST_COL + dc)
+                    count += 1
+            else:
+                t = state[COLS + dc * COL_WIDTH + h_dst - 1]
+                n = _RANK0[t] - rtop
+                if n < 1 or n > run:
+                    continue
+                if _REDT[state[base + h_src - n]] == _REDT[t]:
+                    continue
+                if n <= to_full_cap:
+                    buf[count] = (DRAG << 24) | (src << 16) | (n << 8) | (FIRST_COL + dc)
+                    count += 1
+    return np.int64(count)
+
+
+@jit
+def _need(state):
+    """4 bits per suit: the rank each suit needs next on the foundations (14 = complete)."""
+    need = 0x1111
+    for i in range(4):
+        top = state[HOME + i]
+        if top != EMPTY:
+            sh = 4 * (top // 13)
+            need = (need & ~(15 << sh)) | ((top % 13 + 2) << sh)
+    return need
+
+
+@jit
+def _col_h(state, col, need, hw):
+    """Column ``col``'s share of ``_heuristic`` (unsorted, buried and breaks terms)."""
+    n = state[HEIGHT + col]
+    base = COLS + col * COL_WIDTH
+    first_break = n
+    breaks = 0
+    buried = 0
+    lo = state[base]
+    if n > 0 and ((need >> (4 * _SUIT[lo])) & 15) == _RANK0[lo] + 1:
+        buried += n - 1
+    for i in range(1, n):
+        up = state[base + i]
+        if _RANK0[lo] != _RANK0[up] + 1 or _REDT[lo] == _REDT[up]:
+            breaks += 1
+            if first_break == n:
+                first_break = i
+        if ((need >> (4 * _SUIT[up])) & 15) == _RANK0[up] + 1:
+            buried += n - 1 - i
+        lo = up
+    return hw[1] * (n - first_break) + hw[2] * buried + hw[5] * breaks
+
+
+@jit
+def _h_from_cols(state, colh, hw):
+    """``_heuristic`` with weights ``hw`` given the per-column shares ``colh``."""
+    total = 0
+    for col in range(8):
+        total += colh[col]
+        if state[HEIGHT + col] == 0:
+            total -= hw[4]
+    for i in range(4):
+        if state[FREE + i] != EMPTY:
+            total += hw[3]
+    return np.int64(hw[0] * (52 - foundation_count(state)) + total)
+
+
+# Zobrist tables of the fused kernel's two canonical hashes (fixed seeds, so the values, and
+# Numba's cached code that freezes these arrays, are the same in every process).  A column's
+# term is a finaliser applied to the sum of one random word per (card, height in column):
+# no serial multiply chain per card, so it is cheap to recompute for the columns a move changed.
+_ZRNG = np.random.default_rng(20261129)
+_Z1 = _ZRNG.integers(0, 2**63, size=52 * COL_WIDTH, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+_Z2 = _ZRNG.integers(0, 2**63, size=52 * COL_WIDTH, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+_ZC1 = _ZRNG.integers(0, 2**63, size=53, dtype=np.int64).astype(np.uint64)
+_ZC2 = _ZRNG.integers(0, 2**63, size=53, dtype=np.int64).astype(np.uint64)
+
+
+@jit
+def _col_parts(state, col):
+    """Column ``col``'s terms in :func:`zhash1` and :func:`zhash2`."""
+    h = state[HEIGHT + col]
+    base = COLS + col * COL_WIDTH
+    x = np.uint64(h)
+    y = np.uint64(h) * np.uint64(0x9E3779B97F4A7C15)
+    for i in range(h):
+        k = state[base + i] * COL_WIDTH + i
+        x += _Z1[k]
+        y ^= _Z2[k]
+    return fc._mix(x), _fmix(y)
+
+
+@jit
+def _hashes_from_parts(state, p1, p2):
+    """``(zhash1, zhash2)`` of ``state`` given its per-column terms (summed over columns)."""
+    acc1 = np.uint64(0)
+    acc2 = np.uint64(0x243F6A8885A308D3)
+    for i in range(4):
+        c = state[FREE + i] + 1  # 0 = empty cell
+        acc1 += _ZC1[c]
+        acc2 += _ZC2[c]
+    found = np.uint64(0)
+    for i in range(4):
+        top = state[HOME + i]
+        if top != EMPTY:
+            found |= np.uint64(top % 13 + 1) << np.uint64(4 * (top // 13))
+    for i in range(4):
+        found |= np.uint64(state[fc.HIGH + i]) << np.uint64(16 + 4 * i)
+    acc1 += fc._mix(found | np.uint64(1 << 41))
+    acc2 ^= _fmix(found * np.uint64(0xD6E8FEB86659FD93))
+    for col in range(8):
+        acc1 += p1[col]
+        acc2 += p2[col]
+    return fc._mix(acc1), _fmix(acc2)
+
+
+@jit
+def zhashes(state):
+    """Both canonical hashes of the fused kernel: free cells a set, columns a multiset,
+    foundations per suit, ``high[]`` included.  ``zhash1`` sums splitmix-finalised column
+    terms of one Zobrist table; ``zhash2`` sums murmur-finalised XORs of another."""
+    p1 = np.empty(8, np.uint64)
+    p2 = np.empty(8, np.uint64)
+    for col in range(8):
+        a, b = _col_parts(state, col)
+        p1[col] = a
+        p2[col] = b
+    return _hashes_from_parts(state, p1, p2)
+
+
+@jit
+def zhash1(state):
+    return zhashes(state)[0]
+
+
+@jit
+def zhash2(state):
+    return zhashes(state)[1]
+
+
+# ---- fused best-first kernel ---------------------------------------------------------------
+# Heuristic weights (w_out, w_unsorted, w_buried, w_free, w_empty, w_breaks) of the plugs above.
+HW_MAIN = (3, 2, 1, 3, 3, 0)
+HW_BREAKS = (3, 0, 1, 3, 3, 2)
+HW_SHORT = (3, 2, 1, 1, 2, 0)
+HW_MAIN_BREAKS = (3, 2, 1, 3, 3, 1)
+HW_LIGHT = (3, 1, 1, 3, 3, 1)
+HW_NO_BURIED = (3, 2, 0, 3, 3, 0)
+
+
+@jit
+def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, buf, budget, wg,
+                  wh, hw, zp, hp):
+    """``solvers.search.best_first_kernel`` specialised to Freecell (same arrays, same result).
+
+    The generic core calls every game kernel through a function pointer; here the Freecell
+    kernels are called directly, so Numba inlines them, and the per-call typing of seven
+    function-pointer arguments is gone.  Two savings the generic core cannot make:
+
+    * the move that undoes the one that made a node is not tried when no card went home on the
+      way (it leads back to the parent, already stored with a smaller ``g``: the generic kernel
+      would apply it, find it in the table and drop it -- same search, less work);
+    * the step cost and the win test come from the foundation count, computed once per child;
+    * each node keeps its per-column hash terms (``zp``) and heuristic shares (``hp``), so a
+      child recomputes only the columns whose height changed (see :func:`_col_parts`).
+    """
+    cap = keys.shape[0] >> 1
+    max_stored = np.int64(cap * MAX_LOAD)
+    pool_cap = pool.shape[0]
+    max_moves = buf.shape[0]
+    size = root.shape[0]
+    if ctl[C_INIT] == 0:
+        ctl[C_INIT] = 1
+        for j in range(size):
+            pool[0, j] = root[j]
+        parent[0] = -1
+        pmove[0] = -1
+        g[0] = 0
+        need = _need(root)
+        for col in range(8):
+            a, b = _col_parts(root, col)
+            zp[0, col] = a
+            zp[0, 8 + col] = b
+            hp[0, col] = _col_h(root, col, need, hw)
+        r1, r2 = _hashes_from_parts(root, zp[0, :8], zp[0, 8:])
+        slot = tt_insert(keys, fix_h1(r1), r2)
+        vals[slot] = 0
+        ctl[C_STORED] = 1
+        ctl[C_POOL] = 1
+        if fc.won(root):
+            ctl[C_WIN_NODE] = 0
+            return FOUND
+        ctl[C_HEAP] = heap_push(hkey, hnode, 0, np.int64(0), np.int32(0))
+    stop = ctl[C_NODES] + budget
+    while ctl[C_HEAP] > 0:
+        if ctl[C_NODES] >= stop:
+            return PAUSED
+        if ctl[C_STORED] + max_moves >= max_stored:
+            return TABLE_FULL
+        if ctl[C_POOL] + max_moves >= pool_cap:
+            return STACK_FULL
+        node = hnode[0]
+        ctl[C_HEAP] = heap_pop(hkey, hnode, ctl[C_HEAP])
+        gn = g[node]
+        if gn < 0:
+            continue  # superseded by a cheaper path
+        ctl[C_NODES] += 1
+        st = pool[node]
+        fix = node != 0 or not _autoplay_pending(st)
+        f0 = foundation_count(st)
+        inv = np.int32(-1)
+        par = parent[node]
+        if par > 0:
+            pm = pmove[node]
+            pd = pm & 0xFF
+            if g[par] >= 0 and gn - g[par] == ((pm >> 8) & 0xFF) and not (FIRST_HOME <= pd < FIRST_COL):
+                # pm sent no card home (its cost is its card count) and par is not the root,
+                # so par is an autoplay fixpoint: the reverse drag restores it exactly
+                inv = np.int32((DRAG << 24) | (pd << 16) | (pm & 0xFF00) | ((pm >> 16) & 0xFF))
+        need0 = _need(st)
+        p1 = zp[node, :8]
+        p2 = zp[node, 8:]
+        ph = hp[node]
+        n = legal_fast(st, buf)
+        for i in range(n):
+            m = buf[i]
+            if m == inv:
+                continue
+            k = ctl[C_POOL]
+            child = pool[k]
+            q1 = zp[k, :8]
+            q2 = zp[k, 8:]
+            qh = hp[k]
+            for j in range(size):
+                child[j] = st[j]
+            apply_child(child, m, fix)
+            f1 = foundation_count(child)
+            dst = m & 0xFF
+            gc = gn + ((m >> 8) & 0xFF) + f1 - f0
+            if FIRST_HOME <= dst < FIRST_COL:
+                gc -= 1
+            # a column's cards change only with its height (pushes, or pops, never both in one
+            # action net of autoplay), so only columns whose height changed are rehashed
+            for col in range(8):
+                if child[HEIGHT + col] != st[HEIGHT + col]:
+                    a, b = _col_parts(child, col)
+                    q1[col] = a
+                    q2[col] = b
+                else:
+                    q1[col] = p1[col]
+                    q2[col] = p2[col]
+            h1, h2 = _hashes_from_parts(child, q1, q2)
+            h1 = fix_h1(h1)
+            slot = tt_insert(keys, h1, h2)
+            if slot < 0:
+                slot = -1 - slot
+                old = vals[slot]
+                if wg == 0 or g[old] <= gc:
+                    continue  # greedy never re-opens
+                g[old] = -1  # re-open with the cheaper path
+            else:
+                ctl[C_STORED] += 1
+            vals[slot] = k
+            parent[k] = node
+            pmove[k] = m
+            g[k] = gc
+            ctl[C_POOL] = k + 1
+            if f1 == 52:
+                ctl[C_WIN_NODE] = k
+                return FOUND
+            # heuristic: per-column shares, recomputed for changed columns (all of them when a
+            # card went home, since the buried term depends on what each suit needs next)
+            if f1 != f0:
+                need = _need(child)
+                for col in range(8):
+                    qh[col] = _col_h(child, col, need, hw)
+            else:
+                for col in range(8):
+                    if child[HEIGHT + col] != st[HEIGHT + col]:
+                        qh[col] = _col_h(child, col, need0, hw)
+                    else:
+                        qh[col] = ph[col]
+            h = _h_from_cols(child, qh, hw)
+            key = (wg * gc + wh * h) * 4096 + max(0, min(h, 4095))
+            ctl[C_HEAP] = heap_push(hkey, hnode, ctl[C_HEAP], key, np.int32(k))
+    return EXHAUSTED
+
+
+@jit
+def _fc_path(parent, pmove, k, out):
+    """Moves from the root to node ``k`` into ``out``; returns their number."""
+    n = 0
+    j = k
+    while j > 0:
+        n += 1
+        j = parent[j]
+    j = k
+    for i in range(n - 1, -1, -1):
+        out[i] = pmove[j]
+        j = parent[j]
+    return n
+
+
+class FreecellBestFirst(BestFirst):
+    """:class:`solvers.search.BestFirst` (limits, growth, path) driving :func:`fc_best_first`."""
+
+    def __init__(self, hw, limits, weights=(1, 1)):
+        self._nbytes = None
+        super().__init__(_Sizes, limits, weights, table_capacity=1 << 12)
+        self.hw = np.array(hw, dtype=np.int64)
+        self._pathbuf = np.empty(0, dtype=np.int32)
+
+    # The driver asks for the memory in use after every kernel call; with thousands of small
+    # deals a batch spends noticeable time summing array sizes, so the sum is cached and
+    # dropped whenever an array is replaced (growth, or a reset that shrinks the table).
+    def nbytes(self):
+        if self._nbytes is None:
+            self._nbytes = super().nbytes()
+        return self._nbytes
+
+    def _grow_table(self):
+        self._nbytes = None
+        ok = super()._grow_table()
+        self._nbytes = None
+        return ok
+
+    def reset(self, limits):
+        self._nbytes = None
+        return super().reset(limits)
+
+    def _alloc_pool(self, size, old=None):
+        # per-node column terms: 8 hash1 + 8 hash2 terms, 8 heuristic shares
+        zp = np.empty((size, 16), dtype=np.uint64)
+        hp = np.empty((size, 8), dtype=np.int64)
+        if old is not None:
+            zp[:old] = self.zp[:old]
+            hp[:old] = self.hp[:old]
+        self.zp, self.hp = zp, hp
+        super()._alloc_pool(size, old)
+        self._nbytes = None
+
+    def _arrays(self):
+        return super()._arrays() + (self.zp, self.hp)
+
+    def _grow_stack(self):
+        size = self.pool.shape[0]
+        per = self.pool[0].nbytes + 4 + 4 + 4 + 8 + 4 + self.zp[0].nbytes + self.hp[0].nbytes
+        if not self._fits(2 * per * size):
+            return False
+        self._alloc_pool(2 * size, old=size)
+        return True
+
+    def _path(self):
+        k = int(self.ctl[C_WIN_NODE])
+        if self._pathbuf.shape[0] < self.pool.shape[0]:
+            self._pathbuf = np.empty(self.pool.shape[0], dtype=np.int32)
+        out = self._pathbuf
+        n = _fc_path(self.parent, self.pmove, k, out)
+        self.win_g = int(self.g[k])  # the atomic length of the path (g sums ``cost``)
+        return out[:n].tolist()
+
+    def _call(self, root, budget):
+        return fc_best_first(root, self.keys, self.vals, self.ctl, self.pool, self.parent,
+                             self.pmove, self.g, self.hkey, self.hnode, self.buf, budget,
+                             self.wg, self.wh, self.hw, self.zp, self.hp)
+
+
 def _plug(h):
     return GamePlug(legal, apply, won, hash1, hash2, h, cost, MAX_MOVES, STATE_SIZE)
 
 
-PLUG = _plug(heuristic)
-PLUG_BREAKS = _plug(heuristic_breaks)
-PLUG_SHORT = _plug(heuristic_short)
-PLUG_COMPLETE = GamePlug(legal_complete, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
-                         STATE_SIZE)
+_PLUG_MAKERS = {
+    "PLUG": lambda: _plug(heuristic),
+    "PLUG_BREAKS": lambda: _plug(heuristic_breaks),
+    "PLUG_SHORT": lambda: _plug(heuristic_short),
+    "PLUG_COMPLETE": lambda: GamePlug(legal_complete, apply, won, hash1, hash2, heuristic, cost,
+                                      MAX_MOVES, STATE_SIZE),
+}
+_PLUGS = {}
 
-# method -> stages (plug, search, weights (g, h), node budget or None = the rest of the limits)
+
+def get_plug(name):
+    """The generic-core plug ``name`` (``PLUG``, ``PLUG_BREAKS``, ``PLUG_SHORT``,
+    ``PLUG_COMPLETE``), built on first use: resolving a plug loads its ten kernels, which a
+    fresh process solving with the fused kernel never needs (start-up time)."""
+    plug = _PLUGS.get(name)
+    if plug is None:
+        plug = _PLUGS[name] = _PLUG_MAKERS[name]()
+    return plug
+
+
+def __getattr__(name):
+    if name in _PLUG_MAKERS:
+        return get_plug(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Sizes:
+    """What :class:`solvers.search.BestFirst` reads from a plug besides its kernels."""
+    max_moves = MAX_MOVES
+    state_size = STATE_SIZE
+
+class Portfolio(NamedTuple):
+    """Searches run round-robin on one deal (see :func:`_run_portfolio`)."""
+    members: tuple  # (plug, kind, weights) as in a stage
+    first: int      # each member's node total after the first round
+    factor: int     # ... multiplied by this every round
+
+
+# method -> Portfolio, or stages (heuristic weights for the fused kernel "fc", or a plug name for the generic
+# "best-first" / "dfs"; weights (g, h); node budget or None = the rest of the limits)
 METHODS = {
-    "fast": ((PLUG_BREAKS, "best-first", (1, 1), 1000), (PLUG, "best-first", (1, 1), None)),
-    "astar": ((PLUG_SHORT, "best-first", (1, 1), 20000), (PLUG, "best-first", (1, 1), None)),
+    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_MAIN, "fc", (1, 1)),
+                       (HW_MAIN_BREAKS, "fc", (1, 1))), 400, 2),
+    "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     # f = 3g + 2h: shorter still, more nodes; after 20000 nodes it falls back to "fast"'s search
-    "short": ((PLUG_SHORT, "best-first", (3, 2), 20000), (PLUG, "best-first", (1, 1), None)),
-    "greedy": ((PLUG, "best-first", (0, 1), None),),
-    "dfs": ((PLUG, "dfs", None, None),),
+    "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
+    "greedy": ((HW_MAIN, "fc", (0, 1), None),),
+    "dfs": (("PLUG", "dfs", None, None),),
 }
 DEFAULT_METHOD = "fast"
 
@@ -364,14 +1038,62 @@ _RUNNERS = {}
 
 
 def _runner(plug, kind, weights, limits):
-    """A reusable runner per (plug, search, weights) in this thread."""
-    key = (id(plug), kind, weights, threading.get_ident())
+    """A reusable runner per (plug, search, weights) in this thread.
+
+    ``plug``: heuristic weights for the fused kernel (``kind == "fc"``), else a plug name."""
+    key = (plug, kind, weights, threading.get_ident())
     runner = _RUNNERS.get(key)
     if runner is None:
-        runner = DFS(plug, limits) if kind == "dfs" else BestFirst(plug, limits, weights)
+        if kind == "fc":
+            runner = FreecellBestFirst(plug, limits, weights)
+        elif kind == "dfs":
+            runner = DFS(get_plug(plug), limits)
+        else:
+            runner = BestFirst(get_plug(plug), limits, weights)
         _RUNNERS[key] = runner
         return runner
     return runner.reset(limits)
+
+
+def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb):
+    """Round-robin over ``pf.members``, each resuming its own search; the first verdict wins.
+
+    Member j gets node slices so that after round r it has expanded ``first * factor**r``
+    nodes in all (fewer if it finished).  A deal that is hard for one heuristic is often easy
+    for another, so the total is bounded by about (members x the luckiest member's cost)
+    instead of the cost of one fixed heuristic, which is what cuts the heavy tail.  The
+    memory limit covers all members together (each is given what the others leave).
+    """
+    t0 = time.perf_counter()
+    runners = [None] * len(pf.members)
+    spent = [0] * len(pf.members)
+    target = pf.first
+    result = None
+    while True:
+        for j, (plug, kind, weights) in enumerate(pf.members):
+            total = sum(spent)
+            goal = target
+            if max_nodes is not None:
+                goal = min(goal, spent[j] + max_nodes - total)
+            left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
+            if result is not None and (goal <= spent[j] or (left_time is not None and left_time <= 0)):
+                result.limit = "nodes" if goal <= spent[j] else "seconds"
+                return result, runners, sum(spent)
+            mem = max_memory_mb
+            if mem is not None and total > spent[j]:  # another member has run: its memory counts
+                mem -= sum(r.nbytes() for i, r in enumerate(runners) if r is not None and i != j) / 2**20
+            limits = Limits(goal, left_time, mem)
+            if runners[j] is None:
+                runners[j] = _runner(plug, kind, weights, limits)
+            else:
+                runners[j].limits = limits
+            result = runners[j].run(array)
+            spent[j] = result.nodes_expanded
+            if result.verdict == SOLVED and kind == "fc":
+                result.atomic_length = runners[j].win_g
+            if result.verdict != "unknown" or result.limit != "nodes":
+                return result, runners, sum(spent)
+        target *= pf.factor
 
 
 def _run_stages(array, method, max_nodes, timeout, max_memory_mb):
@@ -380,7 +1102,13 @@ def _run_stages(array, method, max_nodes, timeout, max_memory_mb):
     t0 = time.perf_counter()
     nodes = stored = peak = 0
     result = None
-    for plug, kind, weights, budget in METHODS[method]:
+    if isinstance(METHODS[method], Portfolio):
+        result, runners, nodes = _run_portfolio(array, METHODS[method], max_nodes, timeout,
+                                                max_memory_mb)
+        stored = max(int(r.ctl[C_STORED]) for r in runners if r is not None)
+        peak = sum(r.peak for r in runners if r is not None)
+    stages = () if result is not None else METHODS[method]
+    for plug, kind, weights, budget in stages:
         left_nodes = None if max_nodes is None else max_nodes - nodes
         left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
         stage_nodes = left_nodes if budget is None else (
@@ -388,6 +1116,8 @@ def _run_stages(array, method, max_nodes, timeout, max_memory_mb):
         limits = Limits(stage_nodes, left_time, max_memory_mb)
         runner = _runner(plug, kind, weights, limits)
         result = runner.run(array)
+        if result.verdict == SOLVED and kind == "fc":
+            result.atomic_length = runner.win_g
         nodes += result.nodes_expanded
         stored = max(stored, result.states_stored)
         peak = max(peak, result.peak_memory_bytes)
@@ -399,7 +1129,7 @@ def _run_stages(array, method, max_nodes, timeout, max_memory_mb):
         # confirm the proof with the homecell dbl allowed too (rare: one MS deal in 32000)
         left_nodes = None if max_nodes is None else max(0, max_nodes - nodes)
         left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
-        result = DFS(PLUG_COMPLETE, Limits(left_nodes, left_time, max_memory_mb)).run(array)
+        result = DFS(get_plug("PLUG_COMPLETE"), Limits(left_nodes, left_time, max_memory_mb)).run(array)
         nodes += result.nodes_expanded
         stored = max(stored, result.states_stored)
         peak = max(peak, result.peak_memory_bytes)
@@ -424,10 +1154,22 @@ def solve(state, method=DEFAULT_METHOD, max_nodes=None, timeout=None, max_memory
     if isinstance(state, (int, np.integer)):
         result.deal = int(state)
     if result.verdict == SOLVED:
-        codes = np.array(result.moves, dtype=np.int32)
-        result.moves = [Move.from_code(c) for c in result.moves]
-        result.atomic_length = int(replay_atomic(start.array, codes))
+        if not result.atomic_length:  # the fused best-first search knows it already (its g)
+            codes = np.array(result.moves, dtype=np.int32)
+            result.atomic_length = int(replay_atomic(start.array, codes))
+        result.moves = [_move(c) for c in result.moves]
     return result
+
+
+_MOVES = {}
+
+
+def _move(code):
+    """``Move.from_code`` memoised: Moves are immutable, and a batch builds ~50 per deal."""
+    m = _MOVES.get(code)
+    if m is None:
+        m = _MOVES[code] = Move.from_code(code)
+    return m
 
 
 def solve_many(deal_numbers, method=DEFAULT_METHOD, max_nodes=None, timeout=None,

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from rules import get_game
 from rules.moves import Move
 from rules.referee.freecell import Referee
+from rules import freecell as fc
 from solvers import freecell_solver as fs
 
 GAME = get_game("freecell")
@@ -173,3 +174,88 @@ def test_unsolvable_proofs_are_rechecked_with_the_homecell_double_click():
     assert not any(m.startswith("dbl") for m in listed_fast)
     r = fs.solve(GAME.from_layout(STUCK_61))
     assert r.verdict == "unsolvable" and r.nodes_expanded >= 2 * 61  # both searches ran
+
+
+# ---- the fused best-first kernel's fast paths must equal the engine's kernels ---------------
+def _playout_positions(seed, plies):
+    """A deal (Microsoft or Aisleriot numbering) and the positions of a random playout."""
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        s = GAME.deal(int(rng.integers(1, 10**6)), numbering="aisleriot")
+    else:
+        s = GAME.deal(int(rng.integers(1, 32001)), numbering="microsoft")
+    a = s.array.copy()
+    buf = np.empty(fs.MAX_MOVES, np.int32)
+    out = [(a.copy(), False)]  # (position, produced by an action = autoplay fixpoint)
+    for _ in range(plies):
+        n = fc.legal_moves(a, buf, 0)
+        if n == 0:
+            break
+        fc.apply(a, buf[int(rng.integers(n))])
+        out.append((a.copy(), True))
+    return out
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.integers(0, 2**31), st.integers(0, 120))
+def test_fast_move_generation_and_apply_equal_the_engine(seed, plies):
+    buf = np.empty(fs.MAX_MOVES, np.int32)
+    buf2 = np.empty(fs.MAX_MOVES, np.int32)
+    for a, fixpoint in _playout_positions(seed, plies):
+        n = fc.legal_moves(a, buf, 0)
+        n2 = fs.legal_fast(a, buf2)
+        assert n2 == n and list(buf2[:n2]) == list(buf[:n])  # same moves, same order
+        for m in buf[:n]:
+            want = a.copy()
+            fc.apply(want, m)
+            got = a.copy()
+            fs.apply_fast(got, m)
+            assert np.array_equal(got, want)
+            if fixpoint:
+                got = a.copy()
+                fs.apply_child(got, m, True)
+                assert np.array_equal(got, want)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(0, 2**31), st.integers(0, 120))
+def test_heuristic_and_hashes_by_column_equal_the_whole_position_versions(seed, plies):
+    a = _playout_positions(seed, plies)[-1][0]
+    for hw in (fs.HW_MAIN, fs.HW_BREAKS, fs.HW_SHORT, fs.HW_MAIN_BREAKS):
+        w = np.array(hw, np.int64)
+        need = fs._need(a)
+        shares = np.array([fs._col_h(a, c, need, w) for c in range(8)], np.int64)
+        assert fs._h_from_cols(a, shares, w) == fs._heuristic(a, *hw)
+    b = _shuffled(a, np.random.default_rng(seed))
+    assert fs.zhashes(a) == fs.zhashes(b)  # canonical
+    buf = np.empty(fs.MAX_MOVES, np.int32)
+    for m in buf[:fs.legal(a, buf)][:6]:
+        c = a.copy()
+        fs.apply(c, m)
+        z1, z2 = fs.zhashes(c)
+        assert z1 != fs.zhashes(a)[0] and z2 != fs.zhashes(a)[1]
+
+
+def test_fused_kernel_searches_exactly_like_the_generic_core():
+    """Same heuristic, same weights: the same nodes, stored states and moves (the fused kernel
+    only computes the same things faster)."""
+    for deal in (3, 617):
+        start = fs._start_state(deal).array
+        a = fs.BestFirst(fs.get_plug("PLUG"), fs.Limits(), (1, 1)).run(start)
+        b = fs.FreecellBestFirst(fs.HW_MAIN, fs.Limits(), (1, 1)).run(start)
+        assert a.verdict == b.verdict == "solved"
+        assert (a.nodes_expanded, a.states_stored, a.moves) == (b.nodes_expanded, b.states_stored, b.moves)
+
+
+def test_portfolio_node_limit_covers_all_members():
+    pf = fs.METHODS["fast"]
+    assert isinstance(pf, fs.Portfolio) and len(pf.members) >= 2
+    n = pf.first * len(pf.members) - pf.first // 2  # the last member gets half a slice
+    r = fs.solve(11982, max_nodes=n)
+    assert r.verdict == "unknown" and r.limit == "nodes" and r.nodes_expanded == n
+
+
+def test_portfolio_finds_what_a_single_heuristic_finds_slowly():
+    """MS 24106: 2.3 million nodes for the former fixed pair of searches, far less here."""
+    r = fs.solve(24106, max_nodes=200000)
+    assert r.verdict == "solved" and r.verify()
