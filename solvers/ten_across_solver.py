@@ -56,16 +56,47 @@ above) and ``Phi(P)`` for the number of cards lying directly on their in-suit su
 3. *Settled card into a spot* (spots on): the top card of a settled pile of at least 4 cards
    is never moved into a spot -- no shortest line does it (the deletion argument in 2).
 
-Why the search stays exact with 2 and 3: at exhaustion the visited set is closed under the
-listed children.  If the start were winnable, take a visited winnable position minimising
+4. *Spot moves only as macros* (spots on).  A tableau top card ``x`` going into a spot from
+   pile ``P`` is listed only together with the move that uses what it uncovered: the macro is
+   "``x`` into the lowest empty spot, then a move ``m`` with source ``P`` or destination ``P``"
+   (a group from ``P``, a drop onto ``P``'s new top ``y``, or a King group into ``P`` when ``x``
+   left it empty and it is the lowest empty pile).  Two spot moves may come first: the new top
+   ``y`` of ``P`` into the other spot, then a move using ``P``; or the tops of two piles
+   ``P`` and ``Q``, then a move between ``P`` and ``Q``.  ``m`` is never ``x`` leaving its spot,
+   except straight back onto ``P`` when ``x``'s departure turned ``y`` face up.
+
+   Proof (postponement).  Call a move *dependent* on the spot move ``s`` of ``x`` from ``P`` if
+   it has source or destination ``P`` or moves ``x`` out of its spot.  A move that is not
+   dependent has the same legality and effect with ``x`` still on ``P``: it neither looks at
+   ``P`` nor at ``x``, and it finds at least the spots free that it found before (the spot
+   contents without ``s`` are a subset).  So in any winning line a spot move can be moved to
+   just before its first dependent move, without changing the length or the end position (up
+   to the symmetries of rule 1; every spot card must leave before the win, so a dependent
+   exists).  Do that for the spot moves from the last to the first, each time in the current
+   line: every run of consecutive spot moves then ends just before a non-spot move ``m``, and
+   each member has as first dependent ``m`` or a later member -- a later member can depend on
+   it only as the spot move of the next card of the same pile.  All the run's cards are in the
+   spots just before ``m`` (a card leaving is a dependent), so a run has one or two members:
+   exactly the three macro shapes.  If the first dependent is ``x`` leaving its spot for somewhere
+   other than ``P``, the line is not shortest: ``x`` could have gone there straight from ``P``
+   (still its top card), one move fewer.  Returning onto ``P`` is a real move only when it
+   follows a flip.  Hence every shortest winning line can be rewritten, same length, as a
+   line of listed plain moves and macros.
+
+   Found by differential testing: seed 44 (spots on) needs ``5s`` into a spot and straight back
+   onto the ``6s`` its departure turned face up -- the exception above.
+
+Why the search stays exact with 2-4: at exhaustion the visited set is closed under the listed
+children.  If the start were winnable, take a visited winnable position minimising
 ``(dist, -Phi)`` lexicographically; if it is not won, its listed children include one that is
-smaller (the forced child of rule 2, or else the first move of a shortest line, which rules 1
-and 3 keep up to symmetry), and that child is visited or equal to a visited position -- a
-contradiction.  So "unsolvable" is a proof; "solved" moves are replayed by the referee.
+smaller (the forced child of rule 2, or else the first step -- a plain move or a macro -- of a
+shortest line written as in rule 4, which rules 1 and 3 keep up to symmetry), and that child is
+visited or equal to a visited position -- a contradiction.  So "unsolvable" is a proof;
+"solved" moves (macros expanded into Aisleriot moves) are replayed by the referee.
 
 Move ordering (depth-first) and best-first ``h``: :func:`heuristic`, lower is better.
-Reversible moves (a card in and out of a spot, a King group between empty piles) are not pruned
-beyond rule 1; the transposition table removes the repeats.
+A King group between empty piles is not pruned beyond rule 1; the transposition table removes
+the repeats.
 """
 import time
 
@@ -78,7 +109,7 @@ from rules.errors import InvalidOptionError
 from rules.game import State
 from rules.moves import Move
 from rules.registry import get_game
-from .result import SOLVED
+from .result import SOLVED, UNKNOWN
 from .search import BestFirst, DFS, GamePlug, Limits
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
@@ -130,7 +161,8 @@ def _safe_successor(state, move):
 
 # ---- plug kernels ------------------------------------------------------------------------
 @jit
-def legal(state, buf):
+def legal_plain(state, buf):
+    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
     n = ta.legal_moves(state, buf, 0)
     for i in range(n):
         if _safe_successor(state, buf[i]):
@@ -150,9 +182,229 @@ def legal(state, buf):
     return np.int64(kept)
 
 
+# Rule 4 (spot macros): a move code with bit MACRO set stands for "the top card of pile P into
+# the lowest empty spot [, then the new top of P into the other spot], then the dependent move
+# DEP", where DEP has P as its source or destination.  Bits: 0-3 P, 4 double, 5-18 DEP packed
+# as src << 10 | n << 4 | dst (slots < 16, n < 64).
+MACRO = 1 << 30
+PAIR = 1 << 19
+# OUT_MAX: a proven bound on the moves legal() lists.  Plain moves with a tableau destination:
+# <= 37 (rules.ten_across MAX_MOVES proof).  Macros per source pile P (<= 10): after the spot
+# move, groups from P onto non-empty piles <= 9 (each pile top accepts one card, hence one
+# group), King groups from P to the lowest empty pile <= 4, a drop onto P's new top <= 1 (its
+# predecessor sits in one place), or with P emptied King groups into P <= 4: <= 14 one-spot
+# macros, and as many two-spot macros (the spot move of the new top replaced by the same count
+# of dependents).  Pair macros (tops of two piles into the two spots, then a move between the
+# two piles): per ordered pair of piles at most one group fits the destination's new top, or
+# with the destination emptied at most 4 King groups: 45 pairs * 2 * 4 = 360.
+# 37 + 10 * 28 + 360 = 677 <= 680.
+OUT_MAX = 680
+
+
+@jit
+def _pack_dep(m):
+    return (((m >> 16) & 0xFF) << 10) | (((m >> 8) & 0xFF) << 4) | (m & 0xFF)
+
+
+@jit
+def _lowest_empty_spot(state):
+    return 0 if state[SPOT] == EMPTY else 1
+
+
+@jit
+def _spot_out(state, p):
+    """Top card of pile ``p`` into the lowest empty spot; returns 2*spot + flipped (for undo)."""
+    s = _lowest_empty_spot(state)
+    h = state[HEIGHT + p]
+    k = PILES + PILE_CAP * p + h - 1
+    state[SPOT + s] = state[k]
+    state[k] = EMPTY
+    state[HEIGHT + p] = h - 1
+    flipped = 0
+    if h - 1 > 0 and state[DOWN + p] == h - 1:
+        state[DOWN + p] = h - 2
+        flipped = 1
+    return 2 * s + flipped
+
+
+@jit
+def _spot_back(state, p, token):
+    s = token >> 1
+    h = state[HEIGHT + p]
+    state[PILES + PILE_CAP * p + h] = state[SPOT + s]
+    state[SPOT + s] = EMPTY
+    state[HEIGHT + p] = h + 1
+    if token & 1:
+        state[DOWN + p] = h
+
+
+@jit
+def _dependents(state, p, xspot, flipped, buf, count, prefix):
+    """Write ``prefix | dep`` for every solver move (``faithful=0`` set) that has pile ``p`` as
+    its source or destination, except moves out of spot ``xspot`` (the card that just left
+    ``p``), which may only come straight back and only if it ``flipped`` the card below.  A spot
+    move of ``p``'s top is not written; returns ``(count, it_was_legal)``."""
+    slot = p + FIRST_PILE
+    h = state[HEIGHT + p]
+    start = count
+    if h > 0:
+        base = PILES + PILE_CAP * p
+        for n in range(1, h - state[DOWN + p] + 1):
+            count = ta._drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
+        y = np.int64(state[base + h - 1])
+        if y % 13 != 0 and h > state[DOWN + p]:
+            want = y - 1                           # the only card that may drop onto y
+            for s in range(N_SPOTS):
+                # the card that just left may come back only when that turned y face up
+                if (s != xspot or flipped) and state[SPOT + s] == want:
+                    buf[count] = ta.encode(ta.DRAG, s, 1, slot)
+                    count += 1
+            for q in range(N_PILES):
+                if q == p:
+                    continue
+                hq = state[HEIGHT + q]
+                bq = PILES + PILE_CAP * q
+                for k in range(state[DOWN + q], hq):
+                    if state[bq + k] == want:
+                        buf[count] = ta.encode(ta.DRAG, q + FIRST_PILE, hq - k, slot)
+                        count += 1
+    else:
+        lowest = True                               # King groups go to the lowest empty pile
+        for q in range(p):
+            if state[HEIGHT + q] == 0:
+                lowest = False
+        if lowest:
+            for s in range(N_SPOTS):
+                c = state[SPOT + s]
+                if s != xspot and c != EMPTY and c % 13 == KING:
+                    buf[count] = ta.encode(ta.DRAG, s, 1, slot)
+                    count += 1
+            for q in range(N_PILES):
+                hq = state[HEIGHT + q]
+                bq = PILES + PILE_CAP * q
+                for k in range(max(1, state[DOWN + q]), hq):   # whole piles: a renaming
+                    if state[bq + k] % 13 == KING:
+                        buf[count] = ta.encode(ta.DRAG, q + FIRST_PILE, hq - k, slot)
+                        count += 1
+    kept = start
+    spot_move = False
+    for i in range(start, count):
+        m = buf[i]
+        if (m & 0xFF) < N_SPOTS:
+            spot_move = True
+            continue
+        buf[kept] = prefix | (_pack_dep(m) << 5)
+        kept += 1
+    return kept, spot_move
+
+
+@jit
+def _pair_moves(state, q, p, buf, count):
+    """Macros ``PAIR | dep`` for the solver moves between piles ``q`` and ``p`` (either way)."""
+    start = count
+    for a, b in ((q, p), (p, q)):
+        slot = a + FIRST_PILE
+        h = state[HEIGHT + a]
+        base = PILES + PILE_CAP * a
+        for n in range(1, h - state[DOWN + a] + 1):
+            count = ta._drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
+        kept = start
+        for i in range(start, count):
+            m = buf[i]
+            if (m & 0xFF) == b + FIRST_PILE:
+                buf[kept] = MACRO | PAIR | (_pack_dep(m) << 5)
+                kept += 1
+        count = kept
+        start = kept
+    return count
+
+
+@jit
+def legal(state, buf):
+    """Rules 1-3 as in :func:`legal_plain`, then rule 4: spot moves only as macros."""
+    n = ta.legal_moves(state, buf, 0)
+    for i in range(n):
+        if _safe_successor(state, buf[i]):
+            buf[0] = buf[i]
+            return np.int64(1)
+    kept = 0
+    spot_from = 0            # bit p: the top of pile p may go into a spot (after rule 3)
+    for i in range(n):
+        m = buf[i]
+        src = (m >> 16) & 0xFF
+        dst = m & 0xFF
+        if dst < N_SPOTS:
+            if src >= FIRST_PILE and not _settled(state, src - FIRST_PILE, SETTLED_MIN):
+                spot_from |= 1 << (src - FIRST_PILE)
+            continue
+        buf[kept] = m
+        kept += 1
+    both_free = state[SPOT] == EMPTY and state[SPOT + 1] == EMPTY
+    for p in range(N_PILES):
+        if (spot_from >> p) & 1 == 0:
+            continue
+        t1 = _spot_out(state, p)
+        prefix = MACRO | p
+        kept, again = _dependents(state, p, t1 >> 1, t1 & 1, buf, kept, prefix)
+        if again and not _settled(state, p, SETTLED_MIN):
+            t2 = _spot_out(state, p)
+            kept, _ = _dependents(state, p, t2 >> 1, t2 & 1, buf, kept, prefix | 16)
+            _spot_back(state, p, t2)
+        # the pair case: tops of p and q < p into the two spots, then a move between p and q
+        for q in range(p if both_free else 0):
+            if (spot_from >> q) & 1 == 0:
+                continue
+            t2 = _spot_out(state, q)
+            kept = _pair_moves(state, q, p, buf, kept)
+            _spot_back(state, q, t2)
+        _spot_back(state, p, t1)
+    return np.int64(kept)
+
+
+@jit
+def unpack(state, code, out):
+    """The plain moves a (macro) code stands for in ``state``; writes them to ``out``, returns
+    how many.  ``state`` is left unchanged."""
+    if code & MACRO == 0:
+        out[0] = code
+        return 1
+    dep = (code >> 5) & 0x3FFF
+    piles = np.zeros(2, dtype=np.int64)
+    if code & PAIR:
+        a = (dep >> 10) - FIRST_PILE
+        b = (dep & 15) - FIRST_PILE
+        piles[0] = max(a, b)
+        piles[1] = min(a, b)
+        k = 2
+    else:
+        piles[0] = code & 15
+        piles[1] = code & 15
+        k = 1 + ((code >> 4) & 1)
+    tokens = np.zeros(2, dtype=np.int64)
+    for j in range(k):
+        tokens[j] = _spot_out(state, piles[j])
+        out[j] = ta.encode(ta.DRAG, piles[j] + FIRST_PILE, 1, tokens[j] >> 1)
+    for j in range(k - 1, -1, -1):
+        _spot_back(state, piles[j], tokens[j])
+    out[k] = ta.encode(ta.DRAG, dep >> 10, (dep >> 4) & 63, dep & 15)
+    return k + 1
+
+
 @jit
 def apply(state, move):
-    ta.apply(state, move)
+    if move & MACRO == 0:
+        ta.apply(state, move)
+        return
+    dep = (move >> 5) & 0x3FFF
+    if move & PAIR:
+        a = (dep >> 10) - FIRST_PILE
+        b = (dep & 15) - FIRST_PILE
+        _spot_out(state, max(a, b))
+        _spot_out(state, min(a, b))
+    else:
+        for j in range(1 + ((move >> 4) & 1)):
+            _spot_out(state, move & 15)
+    ta.apply(state, ta.encode(ta.DRAG, dep >> 10, (dep >> 4) & 63, dep & 15))
 
 
 @jit
@@ -207,7 +459,8 @@ def hash1(state):
 
 @jit
 def hash2(state):
-    """Independent of hash1: polynomial per pile, piles folded by a sum and an odd product."""
+    """Independent of hash1: polynomial per pile (one MurmurHash3 finaliser), piles folded by a
+    sum and an odd product."""
     s_acc = np.uint64(0)
     p_acc = np.uint64(1)
     for p in range(N_PILES):
@@ -217,7 +470,7 @@ def hash2(state):
         for k in range(h):
             x = x * np.uint64(0x5851F42D4C957F2D) + np.uint64(state[base + k] + 3)
         x = _fmix(x + np.uint64(h))
-        s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
+        s_acc += x
         p_acc *= x | np.uint64(1)
     return _fmix(_fmix(s_acc ^ _fmix(_spot_key(state) + np.uint64(7))) + p_acc)
 
@@ -265,7 +518,8 @@ def cost(parent, child, move):
     return np.int64(1)
 
 
-PLUG = GamePlug(legal, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE)
+PLUG = GamePlug(legal, apply, won, hash1, hash2, heuristic, cost, OUT_MAX, STATE_SIZE)
+PLUG_PLAIN = GamePlug(legal_plain, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE)
 
 
 # ---- Python API --------------------------------------------------------------------------
@@ -295,6 +549,18 @@ def verify_result(result):
     return True
 
 
+def expand_codes(start, codes):
+    """Plain move codes for a line of (macro) codes played from the array ``start``."""
+    state = np.array(start, dtype=np.int16)
+    out = np.empty(3, dtype=np.int32)
+    plain = []
+    for code in codes:
+        for j in range(unpack(state, np.int32(code), out)):
+            plain.append(int(out[j]))
+            ta.apply(state, np.int32(out[j]))
+    return plain
+
+
 def _runner(method, rules, limits):
     if method not in METHODS:
         raise InvalidOptionError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
@@ -307,6 +573,32 @@ def _runner(method, rules, limits):
     return BestFirst(PLUG, limits, weights)
 
 
+PROBE_NODES = 30000
+
+
+def _probe_then_dfs(root, max_nodes, timeout, memory):
+    """Depth-first search with a short probe first: ``PROBE_NODES`` nodes with rules 1-3 only
+    (:data:`PLUG_PLAIN`), then the full search with the rest of the limits.
+
+    Why: depth-first search is heavy-tailed on solvable deals -- a different child order can
+    turn a win found in a few thousand nodes into a miss after millions (seed 473: 3,293 nodes
+    with rules 1-3, unknown after 1.4 M with the macros of rule 4, whose children the heuristic
+    ranks differently).  The probe costs about 0.1 s at most.  Both searches are exact, so
+    either one's "solved" or "unsolvable" is the answer.
+    """
+    budget = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
+    first = DFS(PLUG_PLAIN, Limits(budget, timeout, memory)).run(root)
+    if first.verdict != UNKNOWN or first.limit != "nodes" or budget == max_nodes:
+        return first
+    rest_nodes = None if max_nodes is None else max_nodes - first.nodes_expanded
+    rest_time = None if timeout is None else max(0.0, timeout - first.seconds)
+    second = DFS(PLUG, Limits(rest_nodes, rest_time, memory)).run(root)
+    second.nodes_expanded += first.nodes_expanded
+    second.seconds += first.seconds
+    second.peak_memory_bytes = max(first.peak_memory_bytes, second.peak_memory_bytes)
+    return second
+
+
 def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None, rules="aisleriot"):
     """Solve a Ten Across position (State, Aisleriot seed with spots on, layout text or array).
 
@@ -315,10 +607,13 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     ``result.rules``.  The spots option is the one stored in the state.  A limit gives
     ``"unknown"``, never ``"unsolvable"``.  ``max_memory_mb=None`` means 4096 MiB.
     """
-    runner = _runner(method, rules, Limits(max_nodes, timeout,
-                                           4096 if max_memory_mb is None else max_memory_mb))
+    memory = 4096 if max_memory_mb is None else max_memory_mb
+    runner = _runner(method, rules, Limits(max_nodes, timeout, memory))
     start = _start_state(state)
-    result = runner.run(start.array)
+    if method == "dfs":
+        result = _probe_then_dfs(start.array, max_nodes, timeout, memory)
+    else:
+        result = runner.run(start.array)
     result.method = method
     result.rules = rules
     result.start = start
@@ -326,7 +621,7 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     if isinstance(state, (int, np.integer)):
         result.deal = int(state)
     if result.verdict == SOLVED:
-        result.moves = [Move.from_code(c) for c in result.moves]
+        result.moves = [Move.from_code(c) for c in expand_codes(start.array, result.moves)]
         result.atomic_length = sum(m.n for m in result.moves)
     return result
 

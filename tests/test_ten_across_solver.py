@@ -1,8 +1,9 @@
 """Ten Across solver: solutions replay with the referee, limits give unknown, proofs are proofs.
 
-The differential test compares verdicts with an unpruned search (the engine's plain solver move
-set, hashes that keep pile order) -- the test that caught an unsound first version of the safe
-successor rule (seed 3, spots off).
+The differential tests compare verdicts with an unpruned search (the engine's plain solver move
+set, hashes that keep pile order), from deals and from random mid-game positions -- the tests
+that caught an unsound first version of the safe successor rule (seed 3, spots off) and of the
+spot macros (seed 44, spots on: a spot move whose only use is turning a card face up).
 """
 import numpy as np
 import pytest
@@ -193,6 +194,21 @@ REF_PLUG = GamePlug(_ref_legal, tas.apply, tas.won, _ref_hash1, _ref_hash2, tas.
                     tas.cost, ta.MAX_MOVES, ta.STATE_SIZE)
 
 
+def _pruned_verdicts(array, max_nodes):
+    """Verdicts of the full search (rules 1-4, no probe), of rules 1-3 alone, and of solve();
+    the full search's win, expanded into Aisleriot moves, must be accepted move by move."""
+    full = DFS(tas.PLUG, Limits(max_nodes, None, 1024)).run(array)
+    if full.verdict == "solved":
+        s = array.copy()
+        buf = np.empty(ta.MAX_MOVES, dtype=np.int32)
+        for m in tas.expand_codes(array, full.moves):
+            assert m in buf[:ta.legal_moves(s, buf, 1)]
+            ta.apply(s, np.int32(m))
+        assert ta.won(s)
+    plain = DFS(tas.PLUG_PLAIN, Limits(max_nodes, None, 1024)).run(array)
+    return full.verdict, plain.verdict, tas.solve(array, max_nodes=max_nodes).verdict
+
+
 @pytest.mark.parametrize("spots,seeds", [(False, range(1, 41)), (True, range(1, 25))])
 def test_verdicts_match_unpruned_search(spots, seeds):
     compared = 0
@@ -201,7 +217,105 @@ def test_verdicts_match_unpruned_search(spots, seeds):
         ref = DFS(REF_PLUG, Limits(60000, None, 1024)).run(start.array)
         if ref.verdict == "unknown":
             continue
-        mine = tas.solve(start, max_nodes=200000)
-        assert mine.verdict == ref.verdict, (seed, spots)
+        assert _pruned_verdicts(start.array, 200000) == (ref.verdict,) * 3, (seed, spots)
         compared += 1
     assert compared >= len(seeds) * 2 // 3
+
+
+@pytest.mark.parametrize("seed", [44])
+def test_flip_return_deal_matches_unpruned_search(seed):
+    start = GAME.deal(seed)
+    ref = DFS(REF_PLUG, Limits(400000, None, 1024)).run(start.array)
+    assert ref.verdict == "solved"
+    assert _pruned_verdicts(start.array, 400000) == ("solved",) * 3
+    assert tas.solve(start, max_nodes=400000).verify()
+
+
+# Seed 44 after 33 moves of a solution: the only way on is 5s into a spot and straight back
+# onto the 6s that its departure turns face up (rule 4's exception).
+FLIP_RETURN = ("|4s|5c|Qs Js 2h 4d 3d 2d Ad|Jd|Td* Kh* Jh|Th* 2s As Qd 7c 6c Ah 2c Ac|"
+               "Qh* 3h* 8c* 4c* Ts 9s 8s 7s 3c|Ks* 5d* 6s* 5s|3s* Kd* 9d 8d 7d 6d|"
+               "9h 8h 7h 6h 5h 4h|Kc Qc Jc Tc 9c#0#0")
+
+
+def test_spot_move_for_a_flip_is_kept():
+    start = GAME.from_layout(FLIP_RETURN)
+    assert DFS(REF_PLUG, Limits(10**6, None, 1024)).run(start.array).verdict == "solved"
+    assert _pruned_verdicts(start.array, 10**6) == ("solved",) * 3
+    r = tas.solve(start, max_nodes=10**6)
+    assert r.verdict == "solved" and r.verify()
+
+
+def _random_positions(seeds, spots, rng, lo=5, hi=40, free_spots=False):
+    """Random playouts; ``free_spots`` prefers moves out of the spots and into the tableau, so
+    that empty spots (where the macros of rule 4 live) are common."""
+    for seed in seeds:
+        s = GAME.deal(seed, spots=spots)
+        for _ in range(int(rng.integers(lo, hi))):
+            moves = s.legal_moves()
+            if not moves:
+                break
+            if free_spots:
+                out = [m for m in moves if m.src < 2 and m.dst >= 2]
+                inn = [m for m in moves if m.dst >= 2]
+                if out and rng.random() < 0.9:
+                    moves = out
+                elif inn and rng.random() < 0.7:
+                    moves = inn
+            s.apply(moves[int(rng.integers(len(moves)))])
+        yield seed, s
+
+
+def test_verdicts_match_unpruned_search_from_mid_game_positions():
+    rng = np.random.default_rng(11)
+    compared = {"solved": 0, "unsolvable": 0}
+    positions = list(_random_positions(range(1, 61), True, rng))
+    positions += list(_random_positions(range(61, 121), True, rng, 5, 60, free_spots=True))
+    for seed, s in positions:
+        ref = DFS(REF_PLUG, Limits(40000, None, 1024)).run(s.array)
+        if ref.verdict == "unknown":
+            continue
+        assert _pruned_verdicts(s.array, 400000) == (ref.verdict,) * 3, (seed, s.layout())
+        compared[ref.verdict] += 1
+    assert compared["solved"] >= 10 and compared["unsolvable"] >= 20, compared
+
+
+def test_macros_expand_to_legal_aisleriot_moves():
+    """Every child legal() lists equals its plain moves played one by one, each accepted by the
+    engine's faithful move check, and the list never exceeds its proven bound OUT_MAX."""
+    rng = np.random.default_rng(3)
+    big = np.empty(4 * tas.OUT_MAX, dtype=np.int32)
+    out = np.empty(3, dtype=np.int32)
+    faithful = np.empty(ta.MAX_MOVES, dtype=np.int32)
+    shapes = np.zeros(3, dtype=np.int64)          # one spot move, two from one pile, a pair
+    for seed, s in _random_positions(range(1, 201), True, rng, 0, 60, free_spots=True):
+        a = s.array.copy()
+        n = tas.legal(a, big)
+        assert n <= tas.OUT_MAX
+        assert np.array_equal(a, s.array)           # legal() restores its scratch changes
+        for code in big[:n]:
+            child = a.copy()
+            tas.apply(child, code)
+            replay = a.copy()
+            k = tas.unpack(replay, code, out)
+            if code & tas.MACRO:
+                shapes[2 if code & tas.PAIR else (1 if k == 3 else 0)] += 1
+            for m in out[:k]:
+                legal_now = faithful[:ta.legal_moves(replay, faithful, 1)]
+                assert m in legal_now, (seed, int(code), int(m))
+                ta.apply(replay, m)
+            assert np.array_equal(child, replay)
+    assert shapes.min() >= 10, shapes
+
+
+def test_probe_then_full_search():
+    # seed 473: rules 1-3 win within the probe; the full search's child order alone would not
+    # find the win for over a million nodes
+    r = tas.solve(473, max_nodes=200000)
+    assert r.verdict == "solved" and r.nodes_expanded <= tas.PROBE_NODES and r.verify()
+    assert DFS(tas.PLUG, Limits(200000, None, 1024)).run(GAME.deal(473).array).verdict == "unknown"
+    # seed 14 needs more than the probe: its proof comes from the full search, counted in total
+    r = tas.solve(14)
+    full = DFS(tas.PLUG, Limits(None, None, 1024)).run(GAME.deal(14).array)
+    assert r.verdict == full.verdict == "unsolvable"
+    assert r.nodes_expanded == tas.PROBE_NODES + full.nodes_expanded
