@@ -135,7 +135,12 @@ def test_lost_positions_are_dead_ends_only_in_aisleriot_mode():
     assert state.outcome == Outcome.LOST and state.legal_moves()
     buf = np.empty(yk.MAX_MOVES, np.int32)
     assert ys.legal_aisleriot(state.array, buf) == 0
-    assert ys.legal_open(state.array, buf) > 0
+    assert ys.legal_open_plain(state.array, buf) == 1
+    assert str(Move.from_code(int(buf[0]))) == "drag 6 4 4"
+    # The one move is an idle twin move (TH from JC to JS; TD face down, JC cannot go home), so
+    # rule 5 drops it in open mode too; the reference search confirms there is no win.
+    assert ys.legal_open(state.array, buf) == 0
+    assert _run("open-plain", state.array) == "unsolvable"
 
 
 def test_hashes_ignore_pile_order_and_foundation_slots():
@@ -158,3 +163,161 @@ def test_solve_many_and_methods():
     for method in ("greedy", "astar"):
         r = ys.solve(1, method=method, timeout=20)
         assert r.verdict == "solved" and r.method == method and r.verify()
+
+
+# ---- pruning vs the unpruned reference search ---------------------------------------------
+def _random_small_position(rng, max_out, full_piles):
+    """Random Yukon position with 6..max_out cards in the tableau (the rest home), random
+    face-down prefixes; with ``full_piles`` every pile gets a card first (no empty pile)."""
+    while True:
+        heights = rng.integers(0, 14, 4)
+        if 6 + 7 * full_piles <= 52 - heights.sum() <= max_out:
+            break
+    cards = [s * 13 + r for s in range(4) for r in range(heights[s], 13)]
+    rng.shuffle(cards)
+    piles = [[] for _ in range(7)]
+    for j, c in enumerate(cards):
+        piles[j if full_piles and j < 7 else rng.integers(0, 7)].append(c)
+    out = []
+    for p in piles:
+        down = int(rng.integers(0, len(p))) if p else 0
+        out.append([(c, i >= down) for i, c in enumerate(p)])
+    tops = [s * 13 + heights[s] - 1 if heights[s] else -1 for s in range(4)]
+    return yk.array_from_piles(out, tops)
+
+
+def _run(plug, array, nodes=300_000):
+    from solvers.search import DFS, Limits
+    r = DFS(ys.PLUGS[plug], Limits(nodes, None, 1000)).run(array)
+    assert r.verdict != "unknown", plug
+    return r.verdict
+
+
+@pytest.mark.parametrize("full_piles", [False, True])
+def test_pruned_search_agrees_with_reference_on_small_positions(full_piles):
+    """The dead-end test, the safe-home rule and rule 5 never change a verdict: every small
+    random position gets the same answer from the pruned search and from the reference search
+    without any of them, in both modes; dead_end only fires on unsolvable positions."""
+    rng = np.random.default_rng(7 + full_piles)
+    seen = {"solved": 0, "unsolvable": 0, "dead": 0, "dead_new": 0}
+    for _ in range(120):
+        a = _random_small_position(rng, 20, full_piles)
+        ref_open = _run("open-plain", a)
+        assert _run("open", a) == ref_open
+        if yk.status(a) == yk.ONGOING:
+            assert _run("aisleriot", a) == _run("aisleriot-plain", a)
+        if ys.dead_end(a):
+            assert ref_open == "unsolvable"
+            seen["dead"] += 1
+            seen["dead_new"] += not ys.dead_end_basic(a)
+        assert not ys.dead_end_basic(a) or ys.dead_end(a)   # the new test includes the old one
+        seen[ref_open] += 1
+    assert min(seen.values()) > 0, seen                     # every case was exercised
+
+
+def test_pruned_search_agrees_on_endgames_of_real_deals():
+    """Positions from real deals: the position 60 moves before the end of a solution, then a
+    random walk of 30 legal moves (both modes; open-mode verdicts compared)."""
+    rng = np.random.default_rng(3)
+    verdicts = []
+    for seed in (1, 2, 3, 9):
+        r = ys.solve(seed, rules="open")
+        st = r.start.copy()
+        for m in r.moves[: max(0, len(r.moves) - 60)]:
+            st.apply(m)
+        for _ in range(30):
+            moves = st.legal_moves(distinct=True)
+            if not moves:
+                break
+            st.apply(moves[int(rng.integers(len(moves)))])
+        ref = _run("open-plain", st.array, 2_000_000)
+        assert _run("open", st.array, 2_000_000) == ref
+        verdicts.append(ref)
+    assert "solved" in verdicts
+
+
+def _is_idle_twin(a, code):
+    """Rule 5's condition, recomputed in plain Python from the layout."""
+    m = Move.from_code(code)
+    s, n = m.src, m.n
+    h, down = int(a[yk.HEIGHT + s - 1]), int(a[yk.DOWN + s - 1])
+    i = h - n
+    if m.dst in (0, 8, 9, 10) or i == 0 or i - 1 < down:
+        return False
+    pile = [int(x) for x in a[(s - 1) * yk.CAP:(s - 1) * yk.CAP + h]]
+    c, u = pile[i], pile[i - 1]
+    red = lambda x: x // 13 in (1, 2)  # noqa: E731
+    if red(c) == red(u) or u % 13 != c % 13 + 1:
+        return False
+    home = {x // 13: x % 13 + 1 for x in a[yk.FOUND:yk.FOUND + 4] if x >= 0}
+    if home.get(u // 13, 0) + 1 == u % 13 + 1:
+        return False
+    twin = {0: c + 39, 3: c - 39, 1: c + 13, 2: c - 13}[c // 13]
+    face_up = {int(a[p * yk.CAP + j]) for p in range(7)
+               for j in range(int(a[yk.DOWN + p]), int(a[yk.HEIGHT + p]))}
+    return twin not in face_up
+
+
+def test_rule5_drops_exactly_the_idle_twin_moves():
+    """Open mode lists the reference moves minus rule 1's duplicate King moves and rule 5's idle
+    twin moves (unless the safe-home rule forces one move, or the position is a dead end);
+    aisleriot mode never applies rule 5."""
+    rng = np.random.default_rng(11)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    dropped = 0
+    for _ in range(300):
+        a = _random_small_position(rng, 30, True)
+        ref = set(int(c) for c in buf[:ys.legal_open_plain(a, buf)])
+        got = set(int(c) for c in buf[:ys.legal_open(a, buf)])
+        if ys.dead_end(a) or (len(got) == 1 and Move.from_code(next(iter(got))).dst in (0, 8, 9, 10)):
+            continue
+        assert got <= ref
+        for code in ref - got:
+            assert _is_idle_twin(a, code), str(Move.from_code(code))
+            dropped += 1
+        for code in got:
+            assert not _is_idle_twin(a, code)
+        if yk.status(a) == yk.ONGOING:
+            assert set(int(c) for c in buf[:ys.legal_aisleriot(a, buf)]) == \
+                set(int(c) for c in buf[:ys.legal_aisleriot_plain(a, buf)])
+    assert dropped >= 5
+
+
+def test_open_first_decides_aisleriot_mode():
+    """Seed 41: refuted by the dead-end test; seed 14 needs a search.  Aisleriot mode gives the
+    open-mode verdict without a second search (same node count as the open search)."""
+    for seed in (14, 41):
+        ro, ra = ys.solve(seed, rules="open"), ys.solve(seed)
+        assert ro.verdict == ra.verdict == "unsolvable"
+        assert ra.nodes_expanded == ro.nodes_expanded
+
+
+def test_never_lost_checks_aisleriot_predicate():
+    r = ys.solve(2)
+    assert ys.never_lost(r.start.array, [m.code for m in r.moves])
+    lost = GAME.from_layout(_lay(
+        "AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
+        " | TD* KH QS JH TS | 6D* QC* 2C* 6C* JC TH 9C AS 4S | 3H* QH* 9D* 9H* 8S 7H 6S 5D 9S TC"
+        " | | | AD 2D 3D"))
+    assert ys.never_lost(lost.array, []) and not ys.never_lost(lost.array, [lost.legal_moves()[0].code])
+
+
+def test_solver_moves_equal_engine_solver_moves():
+    """The solver's per-destination generator lists exactly the engine's faithful=0 set."""
+    rng = np.random.default_rng(5)
+    b1, b2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
+    checked = 0
+    for seed in range(1, 41):
+        st = GAME.deal(seed)
+        for _ in range(120):
+            n1, n2 = yk.legal_moves(st.array, b1, 0), ys.solver_moves(st.array, b2)
+            assert sorted(b1[:n1]) == sorted(b2[:n2]), (seed, str(st.layout()))
+            checked += 1
+            if n1 == 0:
+                break
+            st.apply(Move.from_code(int(b1[rng.integers(n1)])))
+    for _ in range(300):                             # positions with empty piles and foundations
+        a = _random_small_position(rng, 40, False)
+        n1, n2 = yk.legal_moves(a, b1, 0), ys.solver_moves(a, b2)
+        assert sorted(b1[:n1]) == sorted(b2[:n2])
+    assert checked > 2000
