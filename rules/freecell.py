@@ -74,9 +74,9 @@ from .cards import EMPTY, RANKS, SUITS, card_str, parse_card
 from .cards import colour as _red, rank as _rank, suit as _suit
 from .deals import aisleriot_shuffle, microsoft_deal
 from .errors import IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError
-from .game import STATE_DTYPE, Game, Kernels, Outcome, State
+from .game import STATE_DTYPE, Game, Kernels, State
 from .layout import Layout
-from .moves import CLICK, DBL, DRAG, Move, encode
+from .moves import DBL, DRAG, Move, encode
 
 # ---------------------------------------------------------------------------------------------
 # Constants and the state layout

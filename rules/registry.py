@@ -25,3 +25,9 @@ def get_game(name):
 
 def all_games():
     return [get_game(n) for n in GAME_NAMES]
+
+
+def get_referee(name):
+    """The independent plain-Python ``Referee`` class of a game (``rules/referee/<module>.py``)."""
+    module = _MODULES[get_game(name).name].split(".")[-1]
+    return importlib.import_module(f"rules.referee.{module}").Referee

@@ -12,7 +12,7 @@ import sys
 from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, InvalidDealError, InvalidOptionError, InvalidSeedError
 from rules.layout import parse_layout
-from rules.registry import _MODULES
+from rules.registry import _MODULES, get_referee
 
 EXIT_BAD_INPUT = 2
 
@@ -236,8 +236,7 @@ def cmd_verify(args):
     *seed, args.solution = args.seed_and_solution
     args.seed = seed[0] if seed else None
     game, state = _start_state(args)
-    module = importlib.import_module("rules.referee." + _MODULES[game.name].split(".")[-1])
-    referee = module.Referee(parse_layout(state.layout()), dict(game.resolve_options(_options(args.option))))
+    referee = get_referee(game.name)(parse_layout(state.layout()), dict(game.resolve_options(_options(args.option))))
     moves = read_solution(args.solution)
     for index, text in enumerate(moves, 1):
         try:

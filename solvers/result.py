@@ -26,6 +26,7 @@ class SolveResult:
     atomic_length: int = 0                      # game-defined cost of the moves (Freecell: single cards)
     method: str = ""
     limit: str = ""                             # which limit made the verdict "unknown"
+    rules: str = ""                             # rule mode the verdict holds under ("aisleriot"/"open")
     start: object = None                        # the start position (rules.game.State) for verify()
     deal: object = None                         # deal number when solved from one
     _verifier: object = field(default=None, repr=False, compare=False)
@@ -43,6 +44,32 @@ class SolveResult:
     def summary(self):
         extra = f", {len(self.moves)} moves / {self.atomic_length} atomic" if self.solved else ""
         lim = f" ({self.limit} limit)" if self.limit else ""
-        return (f"{self.verdict}{lim}{extra}; {self.nodes_expanded} nodes expanded, "
+        mode = f" [{self.rules} rules]" if self.rules else ""
+        return (f"{self.verdict}{mode}{lim}{extra}; {self.nodes_expanded} nodes expanded, "
                 f"{self.states_stored} states stored, {self.seconds:.3f} s, "
                 f"{self.peak_memory_bytes / 2**20:.1f} MiB")
+
+
+def replay_with_referee(result, options=None):
+    """Replay a solved result from its start with the game's independent referee; True or raise.
+
+    In ``aisleriot`` rule mode every position before the win must also be one where the referee's
+    own continue predicate lets the game go on, so the win is one real Aisleriot lets you finish.
+    Raises AssertionError, or IllegalMoveError naming the move the referee refuses.
+    """
+    from rules.game import Outcome
+    from rules.registry import get_referee
+
+    if result.verdict != SOLVED:
+        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
+    game = result.start.game
+    ref = get_referee(game.name)(game.array_to_layout(result.start.array), options)
+    strict = result.rules == "aisleriot"
+    for i, move in enumerate(result.moves):
+        if strict and ref.outcome() != Outcome.ONGOING:
+            raise AssertionError(f"aisleriot mode: position before move {i + 1} ({move}) is "
+                                 f"{Outcome(ref.outcome()).name}: {ref.layout()}")
+        ref.apply(str(move))
+    if not ref.won():
+        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
+    return True

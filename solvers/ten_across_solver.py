@@ -109,7 +109,7 @@ from rules.errors import InvalidOptionError
 from rules.game import State
 from rules.moves import Move
 from rules.registry import get_game
-from .result import SOLVED, UNKNOWN
+from .result import SOLVED, UNKNOWN, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
@@ -535,18 +535,8 @@ def _start_state(state):
 
 
 def verify_result(result):
-    """Replay with the independent referee; True or raise AssertionError / IllegalMoveError."""
-    from rules.referee.ten_across import Referee
-
-    if result.verdict != SOLVED:
-        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
-    start = result.start
-    ref = Referee(start.game.array_to_layout(start.array), {"spots": bool(start.array[OPT])})
-    for m in result.moves:
-        ref.apply(str(m))  # raises IllegalMoveError if the referee refuses it
-    if not ref.won():
-        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
-    return True
+    """Replay with the independent referee under the spots option stored in the start state."""
+    return replay_with_referee(result, {"spots": bool(result.start.array[OPT])})
 
 
 def expand_codes(start, codes):

@@ -94,7 +94,7 @@ from rules.cards import EMPTY
 from rules.game import Outcome, State
 from rules.moves import DRAG, Move
 from rules.registry import get_game
-from .result import SOLVED, UNKNOWN, UNSOLVABLE
+from .result import SOLVED, UNKNOWN, UNSOLVABLE, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
 
 TAB, CAP, HEIGHT, DOWN, FOUND = yk.TAB, yk.CAP, yk.HEIGHT, yk.DOWN, yk.FOUND
@@ -661,26 +661,7 @@ def _start_state(state):
     return State(game, np.asarray(state, dtype=np.int16).copy())
 
 
-def verify_result(result):
-    """Replay with the independent referee; True or raise AssertionError / IllegalMoveError.
-
-    In aisleriot mode every position before the win must be one where the referee's own hint
-    lets the game go on (outcome ONGOING).
-    """
-    from rules.referee.yukon import Referee
-
-    if result.verdict != SOLVED:
-        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
-    ref = Referee(result.start.game.array_to_layout(result.start.array))
-    strict = getattr(result, "rules", "aisleriot") == "aisleriot"
-    for i, m in enumerate(result.moves):
-        if strict and ref.outcome() != Outcome.ONGOING:
-            raise AssertionError(f"aisleriot mode: position before move {i + 1} ({m}) is "
-                                 f"{Outcome(ref.outcome()).name}: {ref.layout()}")
-        ref.apply(str(m))  # raises IllegalMoveError if the referee refuses it
-    if not ref.won():
-        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
-    return True
+verify_result = replay_with_referee
 
 
 def _runner(method, rules, limits):

@@ -105,7 +105,7 @@ from rules.game import Outcome, State
 from rules.layout import Layout
 from rules.moves import DRAG, Move, encode
 from rules.registry import get_game
-from .result import SOLVED
+from .result import SOLVED, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
@@ -406,26 +406,7 @@ def finish(array):
     return codes
 
 
-def verify_result(result):
-    """Replay with the independent referee; True or raise AssertionError / IllegalMoveError.
-
-    In aisleriot mode every position before the win must be one where the referee's own hint
-    lets the game go on (outcome ONGOING).
-    """
-    from rules.referee.zebra import Referee
-
-    if result.verdict != SOLVED:
-        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
-    ref = Referee(result.start.game.array_to_layout(result.start.array))
-    strict = getattr(result, "rules", "aisleriot") == "aisleriot"
-    for i, m in enumerate(result.moves):
-        if strict and ref.outcome() != Outcome.ONGOING:
-            raise AssertionError(f"aisleriot mode: position before move {i + 1} ({m}) is "
-                                 f"{Outcome(ref.outcome()).name}: {ref.layout()}")
-        ref.apply(str(m))  # raises IllegalMoveError if the referee refuses it
-    if not ref.won():
-        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
-    return True
+verify_result = replay_with_referee
 
 
 def _runner(method, rules, limits):

@@ -4,8 +4,6 @@ A new game registered in ``rules.registry`` gets all of these for free.  The ref
 (``rules/referee/<module>.py``) is plain Python written from the spec and shares no move
 generation with the Numba kernels, so agreement on random playouts is real evidence.
 """
-import copy
-import importlib
 import random
 from collections import Counter
 
@@ -15,13 +13,11 @@ from hypothesis import given, settings, strategies as st
 
 from rules import GAME_NAMES, IllegalMoveError, Outcome, get_game
 from rules.layout import parse_layout
-from rules.registry import _MODULES
+from rules.registry import get_referee
 
 
 def referee_for(game, state):
-    module = importlib.import_module("rules.referee." + _MODULES[game.name].split(".")[-1])
-    options = dict(game.resolve_options())
-    return module.Referee(parse_layout(state.layout()), options)
+    return get_referee(game.name)(parse_layout(state.layout()), dict(game.resolve_options()))
 
 
 def cards_of(state):
