@@ -13,7 +13,8 @@ client writes to SQLite; workers return plain numpy columns.
 Clock is the exception: its batch kernel plays a million deals in about a second on one core,
 while writing a million rows to SQLite takes about three, and the client alone writes.  Worker
 processes would only add their start-up (measured on 2 cores: 7.6 s in one process against 12.6 s
-with two workers for seeds 1-1,000,000), so Clock runs in the client unless ``jobs`` is given.
+with two workers for seeds 1-1,000,000), so Clock runs in the client unless ``jobs`` is given,
+and there its kernel spreads each batch over every core with Numba's threads (``parallel=True``).
 
 At most ``2 * jobs`` batches are in flight, which bounds memory and the work a kill can lose.
 The Dask path (``dask="tcp://host:8786"`` or ``"local"``) sends the same batches through
