@@ -134,6 +134,16 @@ class Game:
         layout = text if isinstance(text, Layout) else parse_layout(text)
         return State(self, self.layout_to_array(layout, self.resolve_options(options)))
 
+    def as_state(self, position) -> "State":
+        """A fresh State from a State (copied), an Aisleriot seed, layout text / Layout, or an array."""
+        if isinstance(position, State):
+            return position.copy()
+        if isinstance(position, (int, np.integer)):
+            return self.deal(int(position), "aisleriot")
+        if isinstance(position, (str, Layout)):
+            return self.from_layout(position)
+        return State(self, np.array(position, dtype=STATE_DTYPE))
+
     def new_move_buffer(self):
         return np.empty(self.max_moves, dtype=np.int32)
 

@@ -106,7 +106,6 @@ from rules import ten_across as ta
 from rules._jit import jit
 from rules.cards import EMPTY
 from rules.errors import InvalidOptionError
-from rules.game import State
 from rules.moves import Move
 from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, replay_with_referee
@@ -524,14 +523,7 @@ PLUG_PLAIN = GamePlug(legal_plain, apply, won, hash1, hash2, heuristic, cost, MA
 
 # ---- Python API --------------------------------------------------------------------------
 def _start_state(state):
-    game = get_game("ten-across")
-    if isinstance(state, State):
-        return state.copy()
-    if isinstance(state, (int, np.integer)):
-        return game.deal(int(state))
-    if isinstance(state, str):
-        return game.from_layout(state)
-    return State(game, np.asarray(state, dtype=np.int16).copy())
+    return get_game("ten-across").as_state(state)
 
 
 def verify_result(result):

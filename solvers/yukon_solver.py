@@ -91,7 +91,7 @@ import numpy as np
 from rules import yukon as yk
 from rules._jit import jit
 from rules.cards import EMPTY
-from rules.game import Outcome, State
+from rules.game import Outcome
 from rules.moves import DRAG, Move
 from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, replay_with_referee
@@ -651,14 +651,7 @@ PLUGS = {
 
 # ---- Python API --------------------------------------------------------------------------
 def _start_state(state):
-    game = get_game("yukon")
-    if isinstance(state, State):
-        return state.copy()
-    if isinstance(state, (int, np.integer)):
-        return game.deal(int(state))
-    if isinstance(state, str):
-        return game.from_layout(state)
-    return State(game, np.asarray(state, dtype=np.int16).copy())
+    return get_game("yukon").as_state(state)
 
 
 verify_result = replay_with_referee

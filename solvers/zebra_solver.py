@@ -101,8 +101,7 @@ import numpy as np
 
 from rules import zebra as zb
 from rules._jit import jit
-from rules.game import Outcome, State
-from rules.layout import Layout
+from rules.game import Outcome
 from rules.moves import DRAG, Move, encode
 from rules.registry import get_game
 from .result import SOLVED, replay_with_referee
@@ -376,14 +375,7 @@ PLUGS = {
 
 # ---- Python API --------------------------------------------------------------------------
 def _start_state(state):
-    game = get_game("zebra")
-    if isinstance(state, State):
-        return state.copy()
-    if isinstance(state, (int, np.integer)):
-        return game.deal(int(state))
-    if isinstance(state, (str, Layout)):
-        return game.from_layout(state)
-    return State(game, np.asarray(state, dtype=np.int16).copy())
+    return get_game("zebra").as_state(state)
 
 
 def finish(array):
