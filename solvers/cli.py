@@ -4,7 +4,6 @@ Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown gam
 malformed file) prints one line on stderr and exits 2, never a traceback.
 """
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -12,7 +11,7 @@ import sys
 from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, InvalidDealError, InvalidOptionError, InvalidSeedError
 from rules.layout import parse_layout
-from rules.registry import _MODULES, get_referee
+from rules.registry import get_referee
 
 EXIT_BAD_INPUT = 2
 
@@ -175,16 +174,11 @@ def _start_state(args):
     return game, game.deal(args.seed, args.numbering, **_options(args.option))
 
 
-def _solver_module(game):
-    try:
-        return importlib.import_module(f"solvers.{_MODULES[game.name].split('.')[-1]}_solver")
-    except ModuleNotFoundError:
-        raise AisleError(f"no solver for {game.name} yet") from None
-
-
 def cmd_solve(args):
+    from .dispatch import solver_module
+
     game, state = _start_state(args)
-    solver = _solver_module(game)
+    solver = solver_module(game)
     kwargs = dict(max_nodes=args.max_nodes, timeout=args.timeout)
     if args.method is not None:
         if args.method not in solver.METHODS:
@@ -209,8 +203,8 @@ def cmd_solve(args):
     else:
         for _, text in moves:
             print(text)
-        print(f"# {game.name}: {result.verdict}, {len(moves)} moves, {result.nodes_expanded} nodes, "
-              f"{result.seconds:.3f} s", file=sys.stderr)
+        print(f"# {game.name} ({args.rules} rules): {result.verdict}, {len(moves)} moves, "
+              f"{result.nodes_expanded} nodes, {result.seconds:.3f} s", file=sys.stderr)
     return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
 
 
