@@ -95,12 +95,11 @@ from rules.registry import get_game
 from .result import SOLVED, UNSOLVABLE
 from .search import (BestFirst, DFS, GamePlug, Limits, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
-from .table import MAX_LOAD, fix_h1, heap_pop, heap_push, tt_insert
+from .table import MAX_LOAD, fix_h1, fmix64 as _fmix, heap_pop, heap_push, tt_insert
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES
 FIRST_HOME, FIRST_COL = fc.FIRST_HOME, fc.FIRST_COL
-
 
 
 # ---- plug kernels ------------------------------------------------------------------------
@@ -143,17 +142,6 @@ def won(state):
 @jit
 def hash1(state):
     return np.uint64(fc.hash_state(state))
-
-
-@jit
-def _fmix(k):
-    """MurmurHash3's 64-bit finaliser (different from the engine's splitmix64)."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
 
 
 @jit

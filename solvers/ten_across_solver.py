@@ -110,6 +110,7 @@ from rules.moves import Move
 from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
+from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
 PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
@@ -409,27 +410,6 @@ def apply(state, move):
 @jit
 def won(state):
     return np.int64(1) if ta.won(state) else np.int64(0)
-
-
-@jit
-def _fmix(k):
-    """MurmurHash3's 64-bit finaliser."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
-
-
-@jit
-def _splitmix(k):
-    k ^= k >> np.uint64(30)
-    k *= np.uint64(0xBF58476D1CE4E5B9)
-    k ^= k >> np.uint64(27)
-    k *= np.uint64(0x94D049BB133111EB)
-    k ^= k >> np.uint64(31)
-    return k
 
 
 @jit

@@ -96,6 +96,7 @@ from rules.moves import DRAG, Move
 from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
+from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 TAB, CAP, HEIGHT, DOWN, FOUND = yk.TAB, yk.CAP, yk.HEIGHT, yk.DOWN, yk.FOUND
 STATE_SIZE, MAX_MOVES, N_PILES = yk.STATE_SIZE, yk.MAX_MOVES, yk.N_PILES
@@ -527,24 +528,6 @@ def apply(state, move):
 @jit
 def won(state):
     return np.int64(1) if yk.won(state) else np.int64(0)
-
-
-@jit
-def _fmix(k):
-    """MurmurHash3's 64-bit finaliser."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
-
-
-@jit
-def _splitmix(k):
-    k = (k ^ (k >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    k = (k ^ (k >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return k ^ (k >> np.uint64(31))
 
 
 @jit

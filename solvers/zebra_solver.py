@@ -106,6 +106,7 @@ from rules.moves import DRAG, Move, encode
 from rules.registry import get_game
 from .result import SOLVED, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
+from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -241,24 +242,6 @@ def won_aisleriot(state):
         return np.int64(0)
     st = zb._status_kernel(state)
     return np.int64(1) if (st == ONGOING or st == WON) else np.int64(0)
-
-
-@jit
-def _fmix(k):
-    """MurmurHash3's 64-bit finaliser."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
-
-
-@jit
-def _splitmix(k):
-    k = (k ^ (k >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    k = (k ^ (k >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return k ^ (k >> np.uint64(31))
 
 
 @jit
