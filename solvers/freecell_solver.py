@@ -93,7 +93,7 @@ from rules.game import State
 from rules.moves import DBL, DRAG, Move
 from rules.registry import get_game
 from .result import SOLVED, UNSOLVABLE
-from .search import (BestFirst, DFS, GamePlug, Limits, C_HEAP, C_INIT, C_NODES, C_POOL,
+from .search import (BestFirst, DFS, GamePlug, Limits, _Run, CTL_SIZE, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
 from .table import MAX_LOAD, fix_h1, fmix64 as _fmix, heap_pop, heap_push, tt_insert
 
@@ -668,49 +668,175 @@ HW_LIGHT = (3, 1, 1, 3, 3, 1)
 HW_NO_BURIED = (3, 2, 0, 3, 3, 0)
 
 
+# Node records of the fused kernel: one int8 row per node holds the position (the engine's
+# layout, each entry fits a byte: cards 0..51, EMPTY -1, heights <= 19, ranks <= 13; the two
+# score words are left as they fall, the search never reads them) and the node's fields, so
+# that expanding a node touches one contiguous row instead of one slot in each of several
+# arrays (on hard deals the search is bound by cache misses, not by arithmetic).
+R_G = STATE_SIZE            # int32: g, the atomic moves from the root; -1 = superseded
+R_PARENT = R_G + 4          # int32: parent row (-1 for the root)
+R_PMOVE = R_G + 8           # int32: the move that made the node
+R_FLAG = R_G + 12           # 1: the reverse of R_PMOVE leads back to the parent (see kernel)
+R_SHARES = R_G + 14         # 8 x int16: the heuristic's per-column shares
+REC = 224                   # bytes per row (R_SHARES + 16 = 214, rounded up)
+
+
 @jit
-def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, buf, budget, wg,
-                  wh, hw, zp, hp):
-    """``solvers.search.best_first_kernel`` specialised to Freecell (same arrays, same result).
+def _rd32(pool, k, off):
+    return (np.int64(pool[k, off]) & 0xFF) | ((np.int64(pool[k, off + 1]) & 0xFF) << 8) | \
+        ((np.int64(pool[k, off + 2]) & 0xFF) << 16) | (np.int64(pool[k, off + 3]) << 24)
 
-    The generic core calls every game kernel through a function pointer; here the Freecell
-    kernels are called directly, so Numba inlines them, and the per-call typing of seven
-    function-pointer arguments is gone.  Two savings the generic core cannot make:
 
+@jit
+def _wr32(pool, k, off, v):
+    pool[k, off] = v & 0xFF
+    pool[k, off + 1] = (v >> 8) & 0xFF
+    pool[k, off + 2] = (v >> 16) & 0xFF
+    pool[k, off + 3] = (v >> 24) & 0xFF
+
+
+@jit
+def _rd16(pool, k, off):
+    return (np.int64(pool[k, off]) & 0xFF) | (np.int64(pool[k, off + 1]) << 8)
+
+
+@jit
+def _wr16(pool, k, off, v):
+    pool[k, off] = v & 0xFF
+    pool[k, off + 1] = (v >> 8) & 0xFF
+
+
+# Transposition table of the fused kernel: three words per slot, ``h1`` (0 = empty slot), ``h2``
+# and ``(g << 32) | row`` -- the g of the stored node sits next to its key, so a duplicate
+# child is rejected without reading the node's row.
+@jit
+def _tt3_slot(h1, mask):
+    return np.int64((h1 * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)) & mask
+
+
+@jit
+def tt3_insert(tt, h1, h2):
+    """Insert ``(h1, h2)``; ``slot`` if new, ``-1 - slot`` if already there."""
+    mask = tt.shape[0] // 3 - 1
+    i = _tt3_slot(h1, mask)
+    while True:
+        k = tt[3 * i]
+        if k == np.uint64(0):
+            tt[3 * i] = h1
+            tt[3 * i + 1] = h2
+            return i
+        if k == h1 and tt[3 * i + 1] == h2:
+            return -1 - i
+        i = (i + 1) & mask
+
+
+@jit
+def tt3_rehash(old, new):
+    for i in range(old.shape[0] // 3):
+        h1 = old[3 * i]
+        if h1 != np.uint64(0):
+            j = tt3_insert(new, h1, old[3 * i + 1])
+            new[3 * j + 2] = old[3 * i + 2]
+
+
+# Binary min-heap of packed entries ``(key << 32) | tie`` in one int64 array (one cache line per
+# level instead of two).  ``shift`` 32 compares keys only, as solvers.table's heap does (equal
+# keys in the same order as there); 0 compares whole entries (equal keys: by ``tie``).
+@jit
+def _hpush(heap, size, x, shift):
+    i = size
+    kx = x >> shift
+    while i > 0:
+        p = (i - 1) >> 1
+        if (heap[p] >> shift) <= kx:
+            break
+        heap[i] = heap[p]
+        i = p
+    heap[i] = x
+    return size + 1
+
+
+@jit
+def _hpop(heap, size, shift):
+    size -= 1
+    x = heap[size]
+    kx = x >> shift
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and (heap[c + 1] >> shift) < (heap[c] >> shift):
+            c += 1
+        if (heap[c] >> shift) >= kx:
+            break
+        heap[i] = heap[c]
+        i = c
+    if size > 0:
+        heap[i] = x
+    return size
+
+
+# tie-breaking of equal keys in the fused kernel's heap
+TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
+
+
+@jit
+def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
+    """``solvers.search.best_first_kernel`` specialised to Freecell.
+
+    With ``tie == TIE_AS_CORE`` it is the same search (a test checks equal nodes, stores and
+    moves against the generic core with the same plugs); ``TIE_OLDEST`` / ``TIE_NEWEST`` order
+    equal keys by node age.  Savings over the generic core:
+
+    * the Freecell kernels are called directly (inlined), not through function pointers;
     * the move that undoes the one that made a node is not tried when no card went home on the
-      way (it leads back to the parent, already stored with a smaller ``g``: the generic kernel
-      would apply it, find it in the table and drop it -- same search, less work);
+      way and the parent is not the root (so it is an autoplay fixpoint): it restores the
+      parent's position exactly, which the table holds with a smaller g, so the generic kernel
+      would apply it, find it and drop it -- same search, less work;
     * the step cost and the win test come from the foundation count, computed once per child;
-    * each node keeps its per-column hash terms (``zp``) and heuristic shares (``hp``), so a
-      child recomputes only the columns whose height changed (see :func:`_col_parts`).
+    * a child rehashes only the columns whose height changed (a column's cards change only
+      with its height: pushes or pops, never both in one action net of autoplay), from the
+      parent's per-column terms computed once per expansion, and likewise recomputes only
+      those columns' heuristic shares (all when a card went home: the buried term depends on
+      what each suit needs next); the parent's shares are kept in its row;
+    * one row per node (``pool``, see ``REC``), g in the table, one-array heap: few cache lines
+      per node.
     """
-    cap = keys.shape[0] >> 1
+    cap = tt.shape[0] // 3
     max_stored = np.int64(cap * MAX_LOAD)
     pool_cap = pool.shape[0]
     max_moves = buf.shape[0]
-    size = root.shape[0]
+    shift = 32 if tie == TIE_AS_CORE else 0
+    p1 = np.empty(8, np.uint64)
+    p2 = np.empty(8, np.uint64)
+    q1 = np.empty(8, np.uint64)
+    q2 = np.empty(8, np.uint64)
+    ph = np.empty(8, np.int64)
+    qh = np.empty(8, np.int64)
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
-        for j in range(size):
+        for j in range(STATE_SIZE):
             pool[0, j] = root[j]
-        parent[0] = -1
-        pmove[0] = -1
-        g[0] = 0
+        _wr32(pool, 0, R_G, 0)
+        _wr32(pool, 0, R_PARENT, -1)
+        _wr32(pool, 0, R_PMOVE, -1)
+        pool[0, R_FLAG] = 0
         need = _need(root)
         for col in range(8):
             a, b = _col_parts(root, col)
-            zp[0, col] = a
-            zp[0, 8 + col] = b
-            hp[0, col] = _col_h(root, col, need, hw)
-        r1, r2 = _hashes_from_parts(root, zp[0, :8], zp[0, 8:])
-        slot = tt_insert(keys, fix_h1(r1), r2)
-        vals[slot] = 0
+            p1[col] = a
+            p2[col] = b
+            _wr16(pool, 0, R_SHARES + 2 * col, _col_h(root, col, need, hw))
+        r1, r2 = _hashes_from_parts(root, p1, p2)
+        slot = tt3_insert(tt, fix_h1(r1), r2)
+        tt[3 * slot + 2] = np.uint64(0)
         ctl[C_STORED] = 1
         ctl[C_POOL] = 1
         if fc.won(root):
             ctl[C_WIN_NODE] = 0
             return FOUND
-        ctl[C_HEAP] = heap_push(hkey, hnode, 0, np.int64(0), np.int32(0))
+        ctl[C_HEAP] = _hpush(heap, 0, np.int64(0x7FFFFFFF if tie == TIE_NEWEST else 0), shift)
     stop = ctl[C_NODES] + budget
     while ctl[C_HEAP] > 0:
         if ctl[C_NODES] >= stop:
@@ -719,39 +845,39 @@ def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, bu
             return TABLE_FULL
         if ctl[C_POOL] + max_moves >= pool_cap:
             return STACK_FULL
-        node = hnode[0]
-        ctl[C_HEAP] = heap_pop(hkey, hnode, ctl[C_HEAP])
-        gn = g[node]
+        top = heap[0]
+        ctl[C_HEAP] = _hpop(heap, ctl[C_HEAP], shift)
+        node = top & 0x7FFFFFFF
+        if tie == TIE_NEWEST:
+            node = 0x7FFFFFFF - node
+        gn = _rd32(pool, node, R_G)
         if gn < 0:
             continue  # superseded by a cheaper path
         ctl[C_NODES] += 1
-        st = pool[node]
+        st = pool[node, :STATE_SIZE]
         fix = node != 0 or not _autoplay_pending(st)
         f0 = foundation_count(st)
         inv = np.int32(-1)
-        par = parent[node]
-        if par > 0:
-            pm = pmove[node]
+        if pool[node, R_FLAG] != 0:
+            # the node's move sent no card home and its parent is not the root, so the parent
+            # is an autoplay fixpoint and the reverse drag restores it exactly
+            pm = _rd32(pool, node, R_PMOVE)
             pd = pm & 0xFF
-            if g[par] >= 0 and gn - g[par] == ((pm >> 8) & 0xFF) and not (FIRST_HOME <= pd < FIRST_COL):
-                # pm sent no card home (its cost is its card count) and par is not the root,
-                # so par is an autoplay fixpoint: the reverse drag restores it exactly
-                inv = np.int32((DRAG << 24) | (pd << 16) | (pm & 0xFF00) | ((pm >> 16) & 0xFF))
+            inv = np.int32((DRAG << 24) | (pd << 16) | (pm & 0xFF00) | ((pm >> 16) & 0xFF))
         need0 = _need(st)
-        p1 = zp[node, :8]
-        p2 = zp[node, 8:]
-        ph = hp[node]
+        for col in range(8):
+            a, b = _col_parts(st, col)
+            p1[col] = a
+            p2[col] = b
+            ph[col] = _rd16(pool, node, R_SHARES + 2 * col)
         n = legal_fast(st, buf)
         for i in range(n):
             m = buf[i]
             if m == inv:
                 continue
             k = ctl[C_POOL]
-            child = pool[k]
-            q1 = zp[k, :8]
-            q2 = zp[k, 8:]
-            qh = hp[k]
-            for j in range(size):
+            child = pool[k, :STATE_SIZE]
+            for j in range(STATE_SIZE):
                 child[j] = st[j]
             apply_child(child, m, fix)
             f1 = foundation_count(child)
@@ -759,8 +885,6 @@ def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, bu
             gc = gn + ((m >> 8) & 0xFF) + f1 - f0
             if FIRST_HOME <= dst < FIRST_COL:
                 gc -= 1
-            # a column's cards change only with its height (pushes, or pops, never both in one
-            # action net of autoplay), so only columns whose height changed are rehashed
             for col in range(8):
                 if child[HEIGHT + col] != st[HEIGHT + col]:
                     a, b = _col_parts(child, col)
@@ -770,26 +894,24 @@ def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, bu
                     q1[col] = p1[col]
                     q2[col] = p2[col]
             h1, h2 = _hashes_from_parts(child, q1, q2)
-            h1 = fix_h1(h1)
-            slot = tt_insert(keys, h1, h2)
+            slot = tt3_insert(tt, fix_h1(h1), h2)
             if slot < 0:
                 slot = -1 - slot
-                old = vals[slot]
-                if wg == 0 or g[old] <= gc:
+                val = tt[3 * slot + 2]
+                if wg == 0 or np.int64(val >> np.uint64(32)) <= gc:
                     continue  # greedy never re-opens
-                g[old] = -1  # re-open with the cheaper path
+                _wr32(pool, np.int64(val & np.uint64(0x7FFFFFFF)), R_G, -1)  # re-open
             else:
                 ctl[C_STORED] += 1
-            vals[slot] = k
-            parent[k] = node
-            pmove[k] = m
-            g[k] = gc
+            tt[3 * slot + 2] = (np.uint64(gc) << np.uint64(32)) | np.uint64(k)
+            _wr32(pool, k, R_G, gc)
+            _wr32(pool, k, R_PARENT, node)
+            _wr32(pool, k, R_PMOVE, m)
+            pool[k, R_FLAG] = 1 if (node != 0 and f1 == f0) else 0
             ctl[C_POOL] = k + 1
             if f1 == 52:
                 ctl[C_WIN_NODE] = k
                 return FOUND
-            # heuristic: per-column shares, recomputed for changed columns (all of them when a
-            # card went home, since the buried term depends on what each suit needs next)
             if f1 != f0:
                 need = _need(child)
                 for col in range(8):
@@ -800,74 +922,99 @@ def fc_best_first(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode, bu
                         qh[col] = _col_h(child, col, need0, hw)
                     else:
                         qh[col] = ph[col]
+            for col in range(8):
+                _wr16(pool, k, R_SHARES + 2 * col, qh[col])
             h = _h_from_cols(child, qh, hw)
-            key = (wg * gc + wh * h) * 4096 + max(0, min(h, 4095))
-            ctl[C_HEAP] = heap_push(hkey, hnode, ctl[C_HEAP], key, np.int32(k))
+            f = min(wg * gc + wh * h, (1 << 19) - 1)
+            key = f * 4096 + max(0, min(h, 4095))
+            tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
+            ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
     return EXHAUSTED
 
 
 @jit
-def _fc_path(parent, pmove, k, out):
-    """Moves from the root to node ``k`` into ``out``; returns their number."""
+def _fc_path(pool, k, out):
+    """Moves from the root to row ``k`` into ``out``; returns their number."""
     n = 0
     j = k
     while j > 0:
         n += 1
-        j = parent[j]
+        j = _rd32(pool, j, R_PARENT)
     j = k
     for i in range(n - 1, -1, -1):
-        out[i] = pmove[j]
-        j = parent[j]
+        out[i] = _rd32(pool, j, R_PMOVE)
+        j = _rd32(pool, j, R_PARENT)
     return n
 
 
-class FreecellBestFirst(BestFirst):
-    """:class:`solvers.search.BestFirst` (limits, growth, path) driving :func:`fc_best_first`."""
+class FreecellBestFirst(_Run):
+    """The driver of :func:`fc_best_first` (limits, growth, path from :class:`solvers.search._Run`).
 
-    def __init__(self, hw, limits, weights=(1, 1)):
-        self._nbytes = None
-        super().__init__(_Sizes, limits, weights, table_capacity=1 << 12)
+    Arrays: the table ``tt`` (3 words a slot), node rows ``pool`` (``REC`` bytes each) and the
+    heap (8 bytes a node).  They are reused by ``reset`` for the next deal of a batch (pages
+    already mapped are much cheaper than fresh ones); the table shrinks back when it grew
+    past 4x its starting size (clearing it costs its size).
+    """
+
+    TABLE_START = 1 << 12
+    POOL_START = 1 << 14
+
+    def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE):
+        self.limits = limits
+        self.wg, self.wh = (int(w) for w in weights)
         self.hw = np.array(hw, dtype=np.int64)
+        self.tie = int(tie)
+        self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
+        self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+        self.buf = np.empty(MAX_MOVES, dtype=np.int32)
+        self.pool = np.empty((self.POOL_START, REC), dtype=np.int8)
+        self.heap = np.empty(self.POOL_START, dtype=np.int64)
         self._pathbuf = np.empty(0, dtype=np.int32)
-
-    # The driver asks for the memory in use after every kernel call; with thousands of small
-    # deals a batch spends noticeable time summing array sizes, so the sum is cached and
-    # dropped whenever an array is replaced (growth, or a reset that shrinks the table).
-    def nbytes(self):
-        if self._nbytes is None:
-            self._nbytes = super().nbytes()
-        return self._nbytes
-
-    def _grow_table(self):
-        self._nbytes = None
-        ok = super()._grow_table()
-        self._nbytes = None
-        return ok
-
-    def reset(self, limits):
-        self._nbytes = None
-        return super().reset(limits)
-
-    def _alloc_pool(self, size, old=None):
-        # per-node column terms: 8 hash1 + 8 hash2 terms, 8 heuristic shares
-        zp = np.empty((size, 16), dtype=np.uint64)
-        hp = np.empty((size, 8), dtype=np.int64)
-        if old is not None:
-            zp[:old] = self.zp[:old]
-            hp[:old] = self.hp[:old]
-        self.zp, self.hp = zp, hp
-        super()._alloc_pool(size, old)
+        self.peak = 0
         self._nbytes = None
 
     def _arrays(self):
-        return super()._arrays() + (self.zp, self.hp)
+        return (self.tt, self.pool, self.heap)
+
+    # The driver asks for the memory in use after every kernel call; the sum is cached and
+    # dropped whenever an array is replaced.
+    def nbytes(self):
+        if self._nbytes is None:
+            self._nbytes = sum(a.nbytes for a in self._arrays())
+        return self._nbytes
+
+    def reset(self, limits):
+        self.limits = limits
+        self.ctl[:] = 0
+        self.peak = 0
+        if self.tt.shape[0] > 12 * self.TABLE_START:
+            self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
+            self._nbytes = None
+        else:
+            self.tt[:] = 0
+        return self
+
+    def _grow_table(self):
+        cap = self.tt.shape[0] // 3
+        if not self._fits(2 * 24 * cap):  # the new table (2x) while the old one still exists
+            return False
+        tt = np.zeros(6 * cap, dtype=np.uint64)
+        tt3_rehash(self.tt, tt)
+        self.tt = tt
+        self._nbytes = None
+        return True
 
     def _grow_stack(self):
         size = self.pool.shape[0]
-        per = self.pool[0].nbytes + 4 + 4 + 4 + 8 + 4 + self.zp[0].nbytes + self.hp[0].nbytes
-        if not self._fits(2 * per * size):
+        if not self._fits(2 * size * (REC + 8)):
             return False
-        self._alloc_pool(2 * size, old=size)
+        pool = np.empty((2 * size, REC), dtype=np.int8)
+        pool[:size] = self.pool
+        heap = np.empty(2 * size, dtype=np.int64)
+        n = int(self.ctl[C_HEAP])
+        heap[:n] = self.heap[:n]
+        self.pool, self.heap = pool, heap
+        self._nbytes = None
         return True
 
     def _path(self):
@@ -875,14 +1022,13 @@ class FreecellBestFirst(BestFirst):
         if self._pathbuf.shape[0] < self.pool.shape[0]:
             self._pathbuf = np.empty(self.pool.shape[0], dtype=np.int32)
         out = self._pathbuf
-        n = _fc_path(self.parent, self.pmove, k, out)
-        self.win_g = int(self.g[k])  # the atomic length of the path (g sums ``cost``)
+        n = _fc_path(self.pool, k, out)
+        self.win_g = int(_rd32(self.pool, k, R_G))  # the atomic length of the path (g sums ``cost``)
         return out[:n].tolist()
 
     def _call(self, root, budget):
-        return fc_best_first(root, self.keys, self.vals, self.ctl, self.pool, self.parent,
-                             self.pmove, self.g, self.hkey, self.hnode, self.buf, budget,
-                             self.wg, self.wh, self.hw, self.zp, self.hp)
+        return fc_best_first(root, self.tt, self.ctl, self.pool, self.heap, self.buf, budget,
+                             self.wg, self.wh, self.hw, self.tie)
 
 
 def _plug(h):
