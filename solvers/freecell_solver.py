@@ -571,6 +571,48 @@ def _col_h(state, col, need, hw):
     return hw[1] * (n - first_break) + hw[2] * buried + hw[5] * breaks
 
 
+# _SEQ[52 * lo + up] = 1 when card ``up`` may sit on card ``lo`` in a sequence (one rank lower,
+# the other colour)
+_SEQ = np.array([1 if (lo % 13 == up % 13 + 1 and (lo // 13 in (1, 2)) != (up // 13 in (1, 2)))
+                 else 0 for lo in range(52) for up in range(52)], dtype=np.uint8)
+
+
+@jit
+def _need_mask(need):
+    """Bit ``c`` set for each card ``c`` some suit needs next (``need`` as from :func:`_need`)."""
+    mask = np.int64(0)
+    for s in range(4):
+        r = (need >> (4 * s)) & 15
+        if r <= 13:
+            mask |= np.int64(1) << (13 * s + r - 1)
+    return mask
+
+
+@jit
+def _col_h_fast(state, col, needmask, hw):
+    """:func:`_col_h` by table look-ups (``needmask`` from :func:`_need_mask`)."""
+    n = state[HEIGHT + col]
+    if n == 0:
+        return np.int64(0)
+    base = COLS + col * COL_WIDTH
+    first_break = n
+    breaks = 0
+    buried = 0
+    lo = state[base]
+    if (needmask >> lo) & 1:
+        buried += n - 1
+    for i in range(1, n):
+        up = state[base + i]
+        if _SEQ[52 * lo + up] == 0:
+            breaks += 1
+            if first_break == n:
+                first_break = i
+        if (needmask >> up) & 1:
+            buried += n - 1 - i
+        lo = up
+    return hw[1] * (n - first_break) + hw[2] * buried + hw[5] * breaks
+
+
 @jit
 def _h_from_cols(state, colh, hw):
     """``_heuristic`` with weights ``hw`` given the per-column shares ``colh``."""
@@ -611,8 +653,8 @@ def _col_parts(state, col):
 
 
 @jit
-def _hashes_from_parts(state, p1, p2):
-    """``(zhash1, zhash2)`` of ``state`` given its per-column terms (summed over columns)."""
+def _hash_finish(state, s1, s2):
+    """``(zhash1, zhash2)`` of ``state`` given the sums ``s1``, ``s2`` of its column terms."""
     acc1 = np.uint64(0)
     acc2 = np.uint64(0x243F6A8885A308D3)
     for i in range(4):
@@ -623,15 +665,23 @@ def _hashes_from_parts(state, p1, p2):
     for i in range(4):
         top = state[HOME + i]
         if top != EMPTY:
-            found |= np.uint64(top % 13 + 1) << np.uint64(4 * (top // 13))
+            found |= np.uint64(_RANK0[top] + 1) << np.uint64(4 * _SUIT[top])
     for i in range(4):
         found |= np.uint64(state[fc.HIGH + i]) << np.uint64(16 + 4 * i)
     acc1 += fc._mix(found | np.uint64(1 << 41))
     acc2 ^= _fmix(found * np.uint64(0xD6E8FEB86659FD93))
+    return fc._mix(acc1 + s1), _fmix(acc2 + s2)
+
+
+@jit
+def _hashes_from_parts(state, p1, p2):
+    """``(zhash1, zhash2)`` of ``state`` given its per-column terms (summed over columns)."""
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
     for col in range(8):
-        acc1 += p1[col]
-        acc2 += p2[col]
-    return fc._mix(acc1), _fmix(acc2)
+        s1 += p1[col]
+        s2 += p2[col]
+    return _hash_finish(state, s1, s2)
 
 
 @jit
@@ -678,7 +728,8 @@ R_PARENT = R_G + 4          # int32: parent row (-1 for the root)
 R_PMOVE = R_G + 8           # int32: the move that made the node
 R_FLAG = R_G + 12           # 1: the reverse of R_PMOVE leads back to the parent (see kernel)
 R_SHARES = R_G + 14         # 8 x int16: the heuristic's per-column shares
-REC = 224                   # bytes per row (R_SHARES + 16 = 214, rounded up)
+R_S1 = R_SHARES + 16        # 2 x uint64: sums of the position's column hash terms (zhash1, zhash2)
+REC = R_S1 + 16             # 230 bytes per row
 
 
 @jit
@@ -693,6 +744,17 @@ def _wr32(pool, k, off, v):
     pool[k, off + 1] = (v >> 8) & 0xFF
     pool[k, off + 2] = (v >> 16) & 0xFF
     pool[k, off + 3] = (v >> 24) & 0xFF
+
+
+@jit
+def _rd64(pool, k, off):
+    return np.uint64(_rd32(pool, k, off) & 0xFFFFFFFF) | (np.uint64(_rd32(pool, k, off + 4) & 0xFFFFFFFF) << np.uint64(32))
+
+
+@jit
+def _wr64(pool, k, off, v):
+    _wr32(pool, k, off, np.int64(v & np.uint64(0xFFFFFFFF)))
+    _wr32(pool, k, off + 4, np.int64(v >> np.uint64(32)))
 
 
 @jit
@@ -782,7 +844,7 @@ TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
 
 
 @jit
-def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
+def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_amp, nz_mult):
     """``solvers.search.best_first_kernel`` specialised to Freecell.
 
     With ``tie == TIE_AS_CORE`` it is the same search (a test checks equal nodes, stores and
@@ -810,8 +872,6 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
     shift = 32 if tie == TIE_AS_CORE else 0
     p1 = np.empty(8, np.uint64)
     p2 = np.empty(8, np.uint64)
-    q1 = np.empty(8, np.uint64)
-    q2 = np.empty(8, np.uint64)
     ph = np.empty(8, np.int64)
     qh = np.empty(8, np.int64)
     if ctl[C_INIT] == 0:
@@ -823,12 +883,16 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
         _wr32(pool, 0, R_PMOVE, -1)
         pool[0, R_FLAG] = 0
         need = _need(root)
+        s1 = np.uint64(0)
+        s2 = np.uint64(0)
         for col in range(8):
             a, b = _col_parts(root, col)
-            p1[col] = a
-            p2[col] = b
+            s1 += a
+            s2 += b
             _wr16(pool, 0, R_SHARES + 2 * col, _col_h(root, col, need, hw))
-        r1, r2 = _hashes_from_parts(root, p1, p2)
+        _wr64(pool, 0, R_S1, s1)
+        _wr64(pool, 0, R_S1 + 8, s2)
+        r1, r2 = _hash_finish(root, s1, s2)
         slot = tt3_insert(tt, fix_h1(r1), r2)
         tt[3 * slot + 2] = np.uint64(0)
         ctl[C_STORED] = 1
@@ -864,11 +928,11 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
             pm = _rd32(pool, node, R_PMOVE)
             pd = pm & 0xFF
             inv = np.int32((DRAG << 24) | (pd << 16) | (pm & 0xFF00) | ((pm >> 16) & 0xFF))
-        need0 = _need(st)
+        need0 = _need_mask(_need(st))
+        s1 = _rd64(pool, node, R_S1)
+        s2 = _rd64(pool, node, R_S1 + 8)
+        have = 0  # columns whose terms p1/p2 are computed (on first use)
         for col in range(8):
-            a, b = _col_parts(st, col)
-            p1[col] = a
-            p2[col] = b
             ph[col] = _rd16(pool, node, R_SHARES + 2 * col)
         n = legal_fast(st, buf)
         for i in range(n):
@@ -885,15 +949,19 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
             gc = gn + ((m >> 8) & 0xFF) + f1 - f0
             if FIRST_HOME <= dst < FIRST_COL:
                 gc -= 1
+            c1 = s1
+            c2 = s2
             for col in range(8):
                 if child[HEIGHT + col] != st[HEIGHT + col]:
+                    if (have >> col) & 1 == 0:
+                        a, b = _col_parts(st, col)
+                        p1[col] = a
+                        p2[col] = b
+                        have |= 1 << col
                     a, b = _col_parts(child, col)
-                    q1[col] = a
-                    q2[col] = b
-                else:
-                    q1[col] = p1[col]
-                    q2[col] = p2[col]
-            h1, h2 = _hashes_from_parts(child, q1, q2)
+                    c1 += a - p1[col]
+                    c2 += b - p2[col]
+            h1, h2 = _hash_finish(child, c1, c2)
             slot = tt3_insert(tt, fix_h1(h1), h2)
             if slot < 0:
                 slot = -1 - slot
@@ -912,20 +980,27 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie):
             if f1 == 52:
                 ctl[C_WIN_NODE] = k
                 return FOUND
+            _wr64(pool, k, R_S1, c1)
+            _wr64(pool, k, R_S1 + 8, c2)
             if f1 != f0:
-                need = _need(child)
+                need = _need_mask(_need(child))
                 for col in range(8):
-                    qh[col] = _col_h(child, col, need, hw)
+                    qh[col] = _col_h_fast(child, col, need, hw)
             else:
                 for col in range(8):
                     if child[HEIGHT + col] != st[HEIGHT + col]:
-                        qh[col] = _col_h(child, col, need0, hw)
+                        qh[col] = _col_h_fast(child, col, need0, hw)
                     else:
                         qh[col] = ph[col]
             for col in range(8):
                 _wr16(pool, k, R_SHARES + 2 * col, qh[col])
             h = _h_from_cols(child, qh, hw)
-            f = min(wg * gc + wh * h, (1 << 19) - 1)
+            f = wg * gc + wh * h
+            if nz_amp > 0:
+                # a fixed pseudo-random perturbation per position (from its second hash): a
+                # member with another multiplier explores in another order
+                f += np.int64((h2 * nz_mult) >> np.uint64(56)) * nz_amp >> 8
+            f = min(f, (1 << 19) - 1)
             key = f * 4096 + max(0, min(h, 4095))
             tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
             ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -959,8 +1034,10 @@ class FreecellBestFirst(_Run):
     TABLE_START = 1 << 12
     POOL_START = 1 << 14
 
-    def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE):
+    def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE, noise=(0, 0)):
         self.limits = limits
+        self.nz_amp = int(noise[0])
+        self.nz_mult = np.uint64((0x9E3779B97F4A7C15 * (2 * int(noise[1]) + 1)) % 2**64)
         self.wg, self.wh = (int(w) for w in weights)
         self.hw = np.array(hw, dtype=np.int64)
         self.tie = int(tie)
@@ -1028,7 +1105,7 @@ class FreecellBestFirst(_Run):
 
     def _call(self, root, budget):
         return fc_best_first(root, self.tt, self.ctl, self.pool, self.heap, self.buf, budget,
-                             self.wg, self.wh, self.hw, self.tie)
+                             self.wg, self.wh, self.hw, self.tie, self.nz_amp, self.nz_mult)
 
 
 def _plug(h):

@@ -226,6 +226,8 @@ def test_heuristic_and_hashes_by_column_equal_the_whole_position_versions(seed, 
         need = fs._need(a)
         shares = np.array([fs._col_h(a, c, need, w) for c in range(8)], np.int64)
         assert fs._h_from_cols(a, shares, w) == fs._heuristic(a, *hw)
+        mask = fs._need_mask(need)
+        assert [fs._col_h_fast(a, c, mask, w) for c in range(8)] == list(shares)
     b = _shuffled(a, np.random.default_rng(seed))
     assert fs.zhashes(a) == fs.zhashes(b)  # canonical
     buf = np.empty(fs.MAX_MOVES, np.int32)
