@@ -616,6 +616,12 @@ def _col_h_fast(state, col, needmask, hw):
 @jit
 def _h_from_cols(state, colh, hw):
     """``_heuristic`` with weights ``hw`` given the per-column shares ``colh``."""
+    return _h_from_cols_f(state, colh, hw, foundation_count(state))
+
+
+@jit
+def _h_from_cols_f(state, colh, hw, found):
+    """:func:`_h_from_cols` given ``found``, the number of cards on the foundations."""
     total = 0
     for col in range(8):
         total += colh[col]
@@ -624,7 +630,7 @@ def _h_from_cols(state, colh, hw):
     for i in range(4):
         if state[FREE + i] != EMPTY:
             total += hw[3]
-    return np.int64(hw[0] * (52 - foundation_count(state)) + total)
+    return np.int64(hw[0] * (52 - found) + total)
 
 
 # Zobrist tables of the fused kernel's two canonical hashes (fixed seeds, so the values, and
@@ -653,14 +659,8 @@ def _col_parts(state, col):
 
 
 @jit
-def _hash_finish(state, s1, s2):
-    """``(zhash1, zhash2)`` of ``state`` given the sums ``s1``, ``s2`` of its column terms."""
-    acc1 = np.uint64(0)
-    acc2 = np.uint64(0x243F6A8885A308D3)
-    for i in range(4):
-        c = state[FREE + i] + 1  # 0 = empty cell
-        acc1 += _ZC1[c]
-        acc2 += _ZC2[c]
+def _found_terms(state):
+    """The foundations' (and ``high[]``'s) terms in :func:`zhash1` and :func:`zhash2`."""
     found = np.uint64(0)
     for i in range(4):
         top = state[HOME + i]
@@ -668,9 +668,30 @@ def _hash_finish(state, s1, s2):
             found |= np.uint64(_RANK0[top] + 1) << np.uint64(4 * _SUIT[top])
     for i in range(4):
         found |= np.uint64(state[fc.HIGH + i]) << np.uint64(16 + 4 * i)
-    acc1 += fc._mix(found | np.uint64(1 << 41))
-    acc2 ^= _fmix(found * np.uint64(0xD6E8FEB86659FD93))
-    return fc._mix(acc1 + s1), _fmix(acc2 + s2)
+    return fc._mix(found | np.uint64(1 << 41)), _fmix(found * np.uint64(0xD6E8FEB86659FD93))
+
+
+@jit
+def _hash_cells(state, s1, s2, t1, t2):
+    """``(zhash1, zhash2)`` from the column sums ``s1``, ``s2`` and the foundation terms.
+
+    No final mixing: a bijection applied to a hash changes none of its collisions, and the
+    terms summed here are mixed already (the table's slot is a multiplicative hash of h1).
+    """
+    acc1 = np.uint64(0)
+    acc2 = np.uint64(0x243F6A8885A308D3)
+    for i in range(4):
+        c = state[FREE + i] + 1  # 0 = empty cell
+        acc1 += _ZC1[c]
+        acc2 += _ZC2[c]
+    return acc1 + t1 + s1, (acc2 ^ t2) + s2
+
+
+@jit
+def _hash_finish(state, s1, s2):
+    """``(zhash1, zhash2)`` of ``state`` given the sums ``s1``, ``s2`` of its column terms."""
+    t1, t2 = _found_terms(state)
+    return _hash_cells(state, s1, s2, t1, t2)
 
 
 @jit
@@ -844,7 +865,7 @@ TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
 
 
 @jit
-def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_amp, nz_mult):
+def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie):
     """``solvers.search.best_first_kernel`` specialised to Freecell.
 
     With ``tie == TIE_AS_CORE`` it is the same search (a test checks equal nodes, stores and
@@ -867,7 +888,7 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_am
     """
     cap = tt.shape[0] // 3
     max_stored = np.int64(cap * MAX_LOAD)
-    pool_cap = pool.shape[0]
+    pool_cap = min(rows, pool.shape[0])
     max_moves = buf.shape[0]
     shift = 32 if tie == TIE_AS_CORE else 0
     p1 = np.empty(8, np.uint64)
@@ -929,6 +950,7 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_am
             pd = pm & 0xFF
             inv = np.int32((DRAG << 24) | (pd << 16) | (pm & 0xFF00) | ((pm >> 16) & 0xFF))
         need0 = _need_mask(_need(st))
+        t1, t2 = _found_terms(st)
         s1 = _rd64(pool, node, R_S1)
         s2 = _rd64(pool, node, R_S1 + 8)
         have = 0  # columns whose terms p1/p2 are computed (on first use)
@@ -949,10 +971,22 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_am
             gc = gn + ((m >> 8) & 0xFF) + f1 - f0
             if FIRST_HOME <= dst < FIRST_COL:
                 gc -= 1
+            # columns whose height changed: the move's own, unless a card went home
+            chg = 0
+            if f1 == f0:
+                src = (m >> 16) & 0xFF
+                if src >= FIRST_COL:
+                    chg |= 1 << (src - FIRST_COL)
+                if dst >= FIRST_COL:
+                    chg |= 1 << (dst - FIRST_COL)
+            else:
+                for col in range(8):
+                    if child[HEIGHT + col] != st[HEIGHT + col]:
+                        chg |= 1 << col
             c1 = s1
             c2 = s2
             for col in range(8):
-                if child[HEIGHT + col] != st[HEIGHT + col]:
+                if (chg >> col) & 1:
                     if (have >> col) & 1 == 0:
                         a, b = _col_parts(st, col)
                         p1[col] = a
@@ -961,7 +995,11 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_am
                     a, b = _col_parts(child, col)
                     c1 += a - p1[col]
                     c2 += b - p2[col]
-            h1, h2 = _hash_finish(child, c1, c2)
+            if f1 == f0:
+                h1, h2 = _hash_cells(child, c1, c2, t1, t2)
+            else:
+                u1, u2 = _found_terms(child)
+                h1, h2 = _hash_cells(child, c1, c2, u1, u2)
             slot = tt3_insert(tt, fix_h1(h1), h2)
             if slot < 0:
                 slot = -1 - slot
@@ -988,19 +1026,14 @@ def fc_best_first(root, tt, ctl, pool, heap, buf, budget, wg, wh, hw, tie, nz_am
                     qh[col] = _col_h_fast(child, col, need, hw)
             else:
                 for col in range(8):
-                    if child[HEIGHT + col] != st[HEIGHT + col]:
+                    if (chg >> col) & 1:
                         qh[col] = _col_h_fast(child, col, need0, hw)
                     else:
                         qh[col] = ph[col]
             for col in range(8):
                 _wr16(pool, k, R_SHARES + 2 * col, qh[col])
-            h = _h_from_cols(child, qh, hw)
-            f = wg * gc + wh * h
-            if nz_amp > 0:
-                # a fixed pseudo-random perturbation per position (from its second hash): a
-                # member with another multiplier explores in another order
-                f += np.int64((h2 * nz_mult) >> np.uint64(56)) * nz_amp >> 8
-            f = min(f, (1 << 19) - 1)
+            h = _h_from_cols_f(child, qh, hw, f1)
+            f = min(wg * gc + wh * h, (1 << 19) - 1)
             key = f * 4096 + max(0, min(h, 4095))
             tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
             ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -1028,24 +1061,33 @@ class FreecellBestFirst(_Run):
     Arrays: the table ``tt`` (3 words a slot), node rows ``pool`` (``REC`` bytes each) and the
     heap (8 bytes a node).  They are reused by ``reset`` for the next deal of a batch (pages
     already mapped are much cheaper than fresh ones); the table shrinks back when it grew
-    past 4x its starting size (clearing it costs its size).
+    past 16x its starting size (clearing it costs its size).
+
+    The node arrays are reserved large (``POOL_RESERVE`` rows, or what the memory limit
+    allows) but only the first ``rows`` are used, and ``rows`` doubles when the pool fills:
+    reserved pages that were never touched cost no memory, so growing is free until the
+    reserve is used up (then the arrays are copied into twice larger ones).  Memory is counted
+    as the rows in use (``nbytes``), not the reserve.
     """
 
     TABLE_START = 1 << 12
     POOL_START = 1 << 14
+    POOL_RESERVE = 1 << 21
 
-    def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE, noise=(0, 0)):
+    def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE):
         self.limits = limits
-        self.nz_amp = int(noise[0])
-        self.nz_mult = np.uint64((0x9E3779B97F4A7C15 * (2 * int(noise[1]) + 1)) % 2**64)
         self.wg, self.wh = (int(w) for w in weights)
         self.hw = np.array(hw, dtype=np.int64)
         self.tie = int(tie)
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         self.buf = np.empty(MAX_MOVES, dtype=np.int32)
-        self.pool = np.empty((self.POOL_START, REC), dtype=np.int8)
-        self.heap = np.empty(self.POOL_START, dtype=np.int64)
+        reserve = self.POOL_RESERVE
+        if limits.max_bytes is not None:
+            reserve = max(self.POOL_START, min(reserve, limits.max_bytes // (REC + 8)))
+        self.pool = np.empty((reserve, REC), dtype=np.int8)
+        self.heap = np.empty(reserve, dtype=np.int64)
+        self.rows = self.POOL_START
         self._pathbuf = np.empty(0, dtype=np.int32)
         self.peak = 0
         self._nbytes = None
@@ -1054,19 +1096,20 @@ class FreecellBestFirst(_Run):
         return (self.tt, self.pool, self.heap)
 
     # The driver asks for the memory in use after every kernel call; the sum is cached and
-    # dropped whenever an array is replaced.
+    # dropped whenever an array is replaced or ``rows`` changes.
     def nbytes(self):
         if self._nbytes is None:
-            self._nbytes = sum(a.nbytes for a in self._arrays())
+            self._nbytes = self.tt.nbytes + self.rows * (REC + 8)
         return self._nbytes
 
     def reset(self, limits):
         self.limits = limits
         self.ctl[:] = 0
         self.peak = 0
-        if self.tt.shape[0] > 12 * self.TABLE_START:
+        self.rows = self.POOL_START
+        self._nbytes = None
+        if self.tt.shape[0] > 48 * self.TABLE_START:
             self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
-            self._nbytes = None
         else:
             self.tt[:] = 0
         return self
@@ -1082,15 +1125,18 @@ class FreecellBestFirst(_Run):
         return True
 
     def _grow_stack(self):
-        size = self.pool.shape[0]
-        if not self._fits(2 * size * (REC + 8)):
+        size = self.rows
+        if not self._fits(size * (REC + 8)):
             return False
-        pool = np.empty((2 * size, REC), dtype=np.int8)
-        pool[:size] = self.pool
-        heap = np.empty(2 * size, dtype=np.int64)
-        n = int(self.ctl[C_HEAP])
-        heap[:n] = self.heap[:n]
-        self.pool, self.heap = pool, heap
+        if 2 * size > self.pool.shape[0]:  # reserve used up: copy into larger arrays
+            n = int(self.ctl[C_POOL])
+            pool = np.empty((2 * size, REC), dtype=np.int8)
+            pool[:n] = self.pool[:n]
+            heap = np.empty(2 * size, dtype=np.int64)
+            h = int(self.ctl[C_HEAP])
+            heap[:h] = self.heap[:h]
+            self.pool, self.heap = pool, heap
+        self.rows = 2 * size
         self._nbytes = None
         return True
 
@@ -1104,8 +1150,8 @@ class FreecellBestFirst(_Run):
         return out[:n].tolist()
 
     def _call(self, root, budget):
-        return fc_best_first(root, self.tt, self.ctl, self.pool, self.heap, self.buf, budget,
-                             self.wg, self.wh, self.hw, self.tie, self.nz_amp, self.nz_mult)
+        return fc_best_first(root, self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf,
+                             budget, self.wg, self.wh, self.hw, self.tie)
 
 
 def _plug(h):
@@ -1153,8 +1199,8 @@ class Portfolio(NamedTuple):
 # method -> Portfolio, or stages (heuristic weights for the fused kernel "fc", or a plug name for the generic
 # "best-first" / "dfs"; weights (g, h); node budget or None = the rest of the limits)
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_MAIN, "fc", (1, 1)),
-                       (HW_MAIN_BREAKS, "fc", (1, 1))), 400, 2),
+    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_LIGHT, "fc", (1, 1)),
+                       (HW_NO_BURIED, "fc", (1, 1)), (HW_MAIN_BREAKS, "fc", (1, 1))), 400, 2),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     # f = 3g + 2h: shorter still, more nodes; after 20000 nodes it falls back to "fast"'s search
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
