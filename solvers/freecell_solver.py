@@ -860,6 +860,53 @@ def _hpop(heap, size, shift):
     return size
 
 
+_ZK = np.uint64(0x9E3779B97F4A7C15)  # the height term of zhash2's column term (_col_parts)
+
+
+@jit
+def _col_scan(state, col, needmask, cx, cy, p1, p2, cst):
+    """Everything the kernel keeps of column ``col`` of a node being expanded, in one pass.
+
+    ``cx``/``cy``: the column's raw hash sums (before the finalisers of :func:`_col_parts`),
+    ``p1``/``p2``: its terms; ``cst[col]``: first break, breaks, buried, needed cards in the
+    column, length of the top run (as :func:`_col_h_fast` and the engine's ``_run_length``
+    count them).
+    """
+    h = state[HEIGHT + col]
+    base = COLS + col * COL_WIDTH
+    x = np.uint64(h)
+    y = np.uint64(h) * _ZK
+    fb = h
+    br = 0
+    bu = 0
+    nd = 0
+    last = 0
+    lo = 0
+    for i in range(h):
+        c = state[base + i]
+        kk = c * COL_WIDTH + i
+        x += _Z1[kk]
+        y ^= _Z2[kk]
+        if i > 0 and _SEQ[52 * lo + c] == 0:
+            br += 1
+            last = i
+            if fb == h:
+                fb = i
+        if (needmask >> c) & 1:
+            bu += h - 1 - i
+            nd += 1
+        lo = c
+    cx[col] = x
+    cy[col] = y
+    p1[col] = fc._mix(x)
+    p2[col] = _fmix(y)
+    cst[col, 0] = fb
+    cst[col, 1] = br
+    cst[col, 2] = bu
+    cst[col, 3] = nd
+    cst[col, 4] = h - last
+
+
 # tie-breaking of equal keys in the fused kernel's heap
 TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
 
@@ -895,6 +942,9 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
     p2 = np.empty(8, np.uint64)
     ph = np.empty(8, np.int64)
     qh = np.empty(8, np.int64)
+    cx = np.empty(8, np.uint64)
+    cy = np.empty(8, np.uint64)
+    cst = np.empty((8, 5), np.int64)
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
         for j in range(STATE_SIZE):
@@ -953,9 +1003,15 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
         t1, t2 = _found_terms(st)
         s1 = _rd64(pool, node, R_S1)
         s2 = _rd64(pool, node, R_S1 + 8)
-        have = 0  # columns whose terms p1/p2 are computed (on first use)
+        have = 0  # columns scanned by _col_scan (on first use)
         for col in range(8):
             ph[col] = _rd16(pool, node, R_SHARES + 2 * col)
+        cz1 = np.uint64(0)
+        cz2 = np.uint64(0x243F6A8885A308D3)
+        for j in range(4):
+            c = st[FREE + j] + 1
+            cz1 += _ZC1[c]
+            cz2 += _ZC2[c]
         n = legal_fast(st, buf)
         for i in range(n):
             m = buf[i]
@@ -963,18 +1019,141 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                 continue
             k = ctl[C_POOL]
             child = pool[k, :STATE_SIZE]
+            src = (m >> 16) & 0xFF
+            mn = (m >> 8) & 0xFF
+            dst = m & 0xFF
+            # A drag from a free cell or a column to a free cell or a column, from an autoplay
+            # fixpoint, that leaves no newly exposed card for autoplay, changes exactly the
+            # source and destination: its hashes and heuristic shares follow from the
+            # parent's column scans and the moved cards, and the child is only written
+            # out if it is new (same values as the general path below).
+            simple = False
+            if fix and (m >> 24) == DRAG and not (FIRST_HOME <= dst < FIRST_COL):
+                if src < FIRST_HOME:
+                    simple = True
+                elif src >= FIRST_COL:
+                    sc = src - FIRST_COL
+                    ln = st[HEIGHT + sc] - mn
+                    simple = ln == 0 or not _card_pending(st, st[COLS + sc * COL_WIDTH + ln - 1])
+            if simple:
+                c1 = s1
+                c2 = s2
+                e1 = cz1
+                e2 = cz2
+                sc = -1
+                dc = -1
+                sh_src = 0
+                sh_dst = 0
+                if src >= FIRST_COL:
+                    sc = src - FIRST_COL
+                    if (have >> sc) & 1 == 0:
+                        _col_scan(st, sc, need0, cx, cy, p1, p2, cst)
+                        have |= 1 << sc
+                    hs = st[HEIGHT + sc]
+                    ln = hs - mn
+                    base = COLS + sc * COL_WIDTH
+                    xs = cx[sc] - np.uint64(mn)
+                    ys = cy[sc] ^ (np.uint64(hs) * _ZK) ^ (np.uint64(ln) * _ZK)
+                    rnd = 0
+                    rbu = 0
+                    for j in range(mn):
+                        ii = ln + j
+                        c = st[base + ii]
+                        kk = c * COL_WIDTH + ii
+                        xs -= _Z1[kk]
+                        ys ^= _Z2[kk]
+                        if (need0 >> c) & 1:
+                            rnd += 1
+                            rbu += hs - 1 - ii
+                    c1 += fc._mix(xs) - p1[sc]
+                    c2 += _fmix(ys) - p2[sc]
+                    fb = cst[sc, 0]
+                    if fb > ln:
+                        fb = ln
+                    brp = cst[sc, 1]
+                    if mn == cst[sc, 4] and hs > mn:
+                        brp -= 1  # the break under the top run goes with it
+                    bup = cst[sc, 2] - rbu - mn * (cst[sc, 3] - rnd)
+                    sh_src = hw[1] * (ln - fb) + hw[2] * bup + hw[5] * brp
+                    gbase = base + ln  # the moved cards, bottom first
+                else:
+                    c = st[FREE + src] + 1
+                    e1 += _ZC1[0] - _ZC1[c]
+                    e2 += _ZC2[0] - _ZC2[c]
+                    gbase = FREE + src
+                if dst >= FIRST_COL:
+                    dc = dst - FIRST_COL
+                    if (have >> dc) & 1 == 0:
+                        _col_scan(st, dc, need0, cx, cy, p1, p2, cst)
+                        have |= 1 << dc
+                    hd = st[HEIGHT + dc]
+                    ld = hd + mn
+                    xd = cx[dc] + np.uint64(mn)
+                    yd = cy[dc] ^ (np.uint64(hd) * _ZK) ^ (np.uint64(ld) * _ZK)
+                    gbu = 0
+                    for j in range(mn):
+                        c = st[gbase + j]
+                        kk = c * COL_WIDTH + hd + j
+                        xd += _Z1[kk]
+                        yd ^= _Z2[kk]
+                        if (need0 >> c) & 1:
+                            gbu += mn - 1 - j
+                    c1 += fc._mix(xd) - p1[dc]
+                    c2 += _fmix(yd) - p2[dc]
+                    fb = cst[dc, 0]
+                    if fb >= hd:
+                        fb = ld  # a sorted column stays sorted (the group fits on its top)
+                    bup = cst[dc, 2] + mn * cst[dc, 3] + gbu
+                    sh_dst = hw[1] * (ld - fb) + hw[2] * bup + hw[5] * cst[dc, 1]
+                else:
+                    c = st[gbase] + 1
+                    e1 += _ZC1[c] - _ZC1[0]
+                    e2 += _ZC2[c] - _ZC2[0]
+                gc = gn + mn
+                slot = tt3_insert(tt, fix_h1(e1 + t1 + c1), (e2 ^ t2) + c2)
+                if slot < 0:
+                    slot = -1 - slot
+                    val = tt[3 * slot + 2]
+                    if wg == 0 or np.int64(val >> np.uint64(32)) <= gc:
+                        continue  # greedy never re-opens
+                    _wr32(pool, np.int64(val & np.uint64(0x7FFFFFFF)), R_G, -1)  # re-open
+                else:
+                    ctl[C_STORED] += 1
+                for j in range(STATE_SIZE):
+                    child[j] = st[j]
+                apply_child(child, m, True)
+                tt[3 * slot + 2] = (np.uint64(gc) << np.uint64(32)) | np.uint64(k)
+                _wr32(pool, k, R_G, gc)
+                _wr32(pool, k, R_PARENT, node)
+                _wr32(pool, k, R_PMOVE, m)
+                pool[k, R_FLAG] = 1 if node != 0 else 0
+                ctl[C_POOL] = k + 1
+                _wr64(pool, k, R_S1, c1)
+                _wr64(pool, k, R_S1 + 8, c2)
+                for col in range(8):
+                    qh[col] = ph[col]
+                if sc >= 0:
+                    qh[sc] = sh_src
+                if dc >= 0:
+                    qh[dc] = sh_dst
+                for col in range(8):
+                    _wr16(pool, k, R_SHARES + 2 * col, qh[col])
+                h = _h_from_cols_f(child, qh, hw, f0)
+                f = min(wg * gc + wh * h, (1 << 19) - 1)
+                key = f * 4096 + max(0, min(h, 4095))
+                tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
+                ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
+                continue
             for j in range(STATE_SIZE):
                 child[j] = st[j]
             apply_child(child, m, fix)
             f1 = foundation_count(child)
-            dst = m & 0xFF
             gc = gn + ((m >> 8) & 0xFF) + f1 - f0
             if FIRST_HOME <= dst < FIRST_COL:
                 gc -= 1
             # columns whose height changed: the move's own, unless a card went home
             chg = 0
             if f1 == f0:
-                src = (m >> 16) & 0xFF
                 if src >= FIRST_COL:
                     chg |= 1 << (src - FIRST_COL)
                 if dst >= FIRST_COL:
@@ -988,9 +1167,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             for col in range(8):
                 if (chg >> col) & 1:
                     if (have >> col) & 1 == 0:
-                        a, b = _col_parts(st, col)
-                        p1[col] = a
-                        p2[col] = b
+                        _col_scan(st, col, need0, cx, cy, p1, p2, cst)
                         have |= 1 << col
                     a, b = _col_parts(child, col)
                     c1 += a - p1[col]
