@@ -406,13 +406,22 @@ _REDT = np.array([1 if c // 13 in (1, 2) else 0 for c in range(52)], dtype=np.in
 
 @jit
 def legal_fast(state, buf):
-    """``rules.freecell.legal_moves(state, buf, 0)``: the same moves in the same order, cheaper.
+    """``rules.freecell.legal_moves(state, buf, 0)``: the same moves in the same order, cheaper
+    (:func:`legal_masked` with its own scratch array; tests compare it with the engine)."""
+    return legal_masked(state, buf, np.empty(26, np.int64))
 
-    Tests compare the two on random positions.  Savings: the pending-autoplay test is
-    :func:`_autoplay_pending`; a card goes to a homecell only as an Ace to the first empty one,
-    or onto the homecell whose top is the card one rank lower (card code ``c - 1``); and a
-    bit set of the column tops' (rank, colour) skips the scan of destination columns for a
-    source whose cards fit on none of them (when no column is empty).
+
+@jit
+def legal_masked(state, buf, colmask):
+    """:func:`legal_fast` given a scratch array ``colmask`` of 26 int64.
+
+    Savings over the engine: the pending-autoplay test is :func:`_autoplay_pending`; a card
+    goes to a homecell only as an Ace to the first empty one, or onto the homecell whose top
+    is the card one rank lower (card code ``c - 1``); and destinations come from
+    ``colmask[2 * (rank - 1) + red]``, the set of columns whose top card has that rank and
+    colour: a card (or the bottom of a group of n cards) fits on exactly one (rank, colour),
+    so only the columns in those sets (and the first empty column) are looked at, in
+    ascending order as the engine lists them.
     """
     count = 0
     empty_free = 0
@@ -422,9 +431,10 @@ def legal_fast(state, buf):
             empty_free += 1
             if first_free < 0:
                 first_free = i
+    for j in range(26):
+        colmask[j] = 0
     empty_cols = 0
     first_col = -1
-    tops = 0  # bit 2 * (rank - 1) + red for every column top
     for i in range(8):
         h = state[HEIGHT + i]
         if h == 0:
@@ -433,7 +443,8 @@ def legal_fast(state, buf):
                 first_col = i
         else:
             t = state[COLS + i * COL_WIDTH + h - 1]
-            tops |= 1 << (2 * _RANK0[t] + _REDT[t])
+            colmask[2 * _RANK0[t] + _REDT[t]] |= 1 << i
+    empty_bit = 0 if first_col < 0 else 1 << first_col
     first_home = -1
     for h in range(4):
         if state[HOME + h] == EMPTY:
@@ -456,20 +467,13 @@ def legal_fast(state, buf):
                 if state[HOME + h] == c - 1:
                     buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_HOME + h)
                     count += 1
-        red = _REDT[c]
-        if empty_cols == 0 and (tops >> (2 * (rc + 1) + 1 - red)) & 1 == 0:
-            continue
+        cand = empty_bit
+        if rc < 12:
+            cand |= colmask[2 * (rc + 1) + 1 - _REDT[c]]
         for col in range(8):
-            ht = state[HEIGHT + col]
-            if ht == 0:
-                if col == first_col:
-                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
-                    count += 1
-            else:
-                t = state[COLS + col * COL_WIDTH + ht - 1]
-                if _RANK0[t] == rc + 1 and _REDT[t] != red:
-                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
-                    count += 1
+            if (cand >> col) & 1:
+                buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
+                count += 1
 
     for sc in range(8):
         h_src = state[HEIGHT + sc]
@@ -491,31 +495,28 @@ def legal_fast(state, buf):
                     buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + h)
                     count += 1
         run = 1
-        red_top = _REDT[top]
         upper = top
         while run < h_src:
             lower = state[base + h_src - run - 1]
-            if _RANK0[lower] != _RANK0[upper] + 1 or _REDT[lower] == _REDT[upper]:
+            if _SEQ[52 * lower + upper] == 0:
                 break
             upper = lower
             run += 1
-        if empty_cols == 0:
-            # the group of n cards goes on a top of rank rtop + n + 1 (1-based) and colour
-            # red_top ^ (n & 1) (colours alternate up a run); any such top among the columns?
-            fits = False
-            for n in range(1, run + 1):
-                if (tops >> (2 * (rtop + n) + (red_top ^ (n & 1)))) & 1:
-                    fits = True
-                    break
-            if not fits:
-                continue
+        # the group of n cards goes on a top of rank rtop + n + 1 (1-based) and colour
+        # red(top) ^ (n & 1) (colours alternate up a run)
+        red_top = _REDT[top]
+        cand = empty_bit
+        for n in range(1, run + 1):
+            if rtop + n > 12:
+                break
+            cand |= colmask[2 * (rtop + n) + (red_top ^ (n & 1))]
+        if cand == 0:
+            continue
         for dc in range(8):
-            if dc == sc:
+            if (cand >> dc) & 1 == 0:
                 continue
             h_dst = state[HEIGHT + dc]
             if h_dst == 0:
-                if dc != first_col:
-                    continue
                 for n in range(1, run + 1):
                     if n > to_empty_cap:
                         break
@@ -945,6 +946,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
     cx = np.empty(8, np.uint64)
     cy = np.empty(8, np.uint64)
     cst = np.empty((8, 5), np.int64)
+    colmask = np.empty(26, np.int64)
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
         for j in range(STATE_SIZE):
@@ -1012,7 +1014,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             c = st[FREE + j] + 1
             cz1 += _ZC1[c]
             cz2 += _ZC2[c]
-        n = legal_fast(st, buf)
+        n = legal_masked(st, buf, colmask)
         for i in range(n):
             m = buf[i]
             if m == inv:
