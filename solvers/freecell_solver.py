@@ -751,7 +751,8 @@ R_PMOVE = R_G + 8           # int32: the move that made the node
 R_FLAG = R_G + 12           # 1: the reverse of R_PMOVE leads back to the parent (see kernel)
 R_SHARES = R_G + 14         # 8 x int16: the heuristic's per-column shares
 R_S1 = R_SHARES + 16        # 2 x uint64: sums of the position's column hash terms (zhash1, zhash2)
-REC = R_S1 + 16             # 230 bytes per row
+R_SLOT = R_S1 + 16          # int32: the node's slot in the table (to clear the table cheaply)
+REC = R_SLOT + 4            # 234 bytes per row
 
 
 @jit
@@ -812,6 +813,17 @@ def tt3_insert(tt, h1, h2):
         if k == h1 and tt[3 * i + 1] == h2:
             return -1 - i
         i = (i + 1) & mask
+
+
+@jit
+def tt3_clear_rows(tt, pool, rows):
+    """Empty the table slots of pool rows ``0 .. rows-1`` (every entry belongs to one of them,
+    as long as the table was not rehashed since): O(entries) instead of O(capacity)."""
+    for k in range(rows):
+        i = _rd32(pool, k, R_SLOT)
+        tt[3 * i] = np.uint64(0)
+        tt[3 * i + 1] = np.uint64(0)
+        tt[3 * i + 2] = np.uint64(0)
 
 
 @jit
@@ -947,6 +959,10 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
     cy = np.empty(8, np.uint64)
     cst = np.empty((8, 5), np.int64)
     colmask = np.empty(26, np.int64)
+    # the node being expanded and a child are worked on in these two buffers, not in views of
+    # ``pool`` rows: a view per node and per child costs two atomic reference-count updates
+    st = np.empty(STATE_SIZE, np.int8)
+    child = np.empty(STATE_SIZE, np.int8)
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
         for j in range(STATE_SIZE):
@@ -968,6 +984,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
         r1, r2 = _hash_finish(root, s1, s2)
         slot = tt3_insert(tt, fix_h1(r1), r2)
         tt[3 * slot + 2] = np.uint64(0)
+        _wr32(pool, 0, R_SLOT, slot)
         ctl[C_STORED] = 1
         ctl[C_POOL] = 1
         if fc.won(root):
@@ -991,7 +1008,8 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
         if gn < 0:
             continue  # superseded by a cheaper path
         ctl[C_NODES] += 1
-        st = pool[node, :STATE_SIZE]
+        for j in range(STATE_SIZE):
+            st[j] = pool[node, j]
         fix = node != 0 or not _autoplay_pending(st)
         f0 = foundation_count(st)
         inv = np.int32(-1)
@@ -1020,7 +1038,6 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             if m == inv:
                 continue
             k = ctl[C_POOL]
-            child = pool[k, :STATE_SIZE]
             src = (m >> 16) & 0xFF
             mn = (m >> 8) & 0xFF
             dst = m & 0xFF
@@ -1124,11 +1141,14 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                 for j in range(STATE_SIZE):
                     child[j] = st[j]
                 apply_child(child, m, True)
+                for j in range(STATE_SIZE):
+                    pool[k, j] = child[j]
                 tt[3 * slot + 2] = (np.uint64(gc) << np.uint64(32)) | np.uint64(k)
                 _wr32(pool, k, R_G, gc)
                 _wr32(pool, k, R_PARENT, node)
                 _wr32(pool, k, R_PMOVE, m)
                 pool[k, R_FLAG] = 1 if node != 0 else 0
+                _wr32(pool, k, R_SLOT, slot)
                 ctl[C_POOL] = k + 1
                 _wr64(pool, k, R_S1, c1)
                 _wr64(pool, k, R_S1 + 8, c2)
@@ -1188,11 +1208,14 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                 _wr32(pool, np.int64(val & np.uint64(0x7FFFFFFF)), R_G, -1)  # re-open
             else:
                 ctl[C_STORED] += 1
+            for j in range(STATE_SIZE):
+                pool[k, j] = child[j]
             tt[3 * slot + 2] = (np.uint64(gc) << np.uint64(32)) | np.uint64(k)
             _wr32(pool, k, R_G, gc)
             _wr32(pool, k, R_PARENT, node)
             _wr32(pool, k, R_PMOVE, m)
             pool[k, R_FLAG] = 1 if (node != 0 and f1 == f0) else 0
+            _wr32(pool, k, R_SLOT, slot)
             ctl[C_POOL] = k + 1
             if f1 == 52:
                 ctl[C_WIN_NODE] = k
@@ -1239,8 +1262,8 @@ class FreecellBestFirst(_Run):
 
     Arrays: the table ``tt`` (3 words a slot), node rows ``pool`` (``REC`` bytes each) and the
     heap (8 bytes a node).  They are reused by ``reset`` for the next deal of a batch (pages
-    already mapped are much cheaper than fresh ones); the table shrinks back when it grew
-    past 16x its starting size (clearing it costs its size).
+    already mapped are much cheaper than fresh ones): the table is emptied slot by slot from
+    the rows (each row records its slot), or replaced by a small one if it grew.
 
     The node arrays are reserved large (``POOL_RESERVE`` rows, or what the memory limit
     allows) but only the first ``rows`` are used, and ``rows`` doubles when the pool fills:
@@ -1259,6 +1282,7 @@ class FreecellBestFirst(_Run):
         self.hw = np.array(hw, dtype=np.int64)
         self.tie = int(tie)
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
+        self._tt_grown = False
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         self.buf = np.empty(MAX_MOVES, dtype=np.int32)
         reserve = self.POOL_RESERVE
@@ -1283,14 +1307,16 @@ class FreecellBestFirst(_Run):
 
     def reset(self, limits):
         self.limits = limits
+        used = int(self.ctl[C_POOL])
         self.ctl[:] = 0
         self.peak = 0
         self.rows = self.POOL_START
         self._nbytes = None
-        if self.tt.shape[0] > 48 * self.TABLE_START:
+        if self._tt_grown:  # slots moved: start again from a small empty table
             self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
+            self._tt_grown = False
         else:
-            self.tt[:] = 0
+            tt3_clear_rows(self.tt, self.pool, used)
         return self
 
     def _grow_table(self):
@@ -1300,6 +1326,7 @@ class FreecellBestFirst(_Run):
         tt = np.zeros(6 * cap, dtype=np.uint64)
         tt3_rehash(self.tt, tt)
         self.tt = tt
+        self._tt_grown = True
         self._nbytes = None
         return True
 

@@ -261,3 +261,17 @@ def test_portfolio_finds_what_a_single_heuristic_finds_slowly():
     """MS 24106: 2.3 million nodes for the former fixed pair of searches, far less here."""
     r = fs.solve(24106, max_nodes=200000)
     assert r.verdict == "solved" and r.verify()
+
+
+def test_runner_reset_leaves_an_empty_table():
+    """reset empties the table slot by slot from the rows (or replaces it after growth)."""
+    r = fs.FreecellBestFirst(fs.HW_MAIN, fs.Limits(), (1, 1))
+    for deal, limit in ((1, None), (617, None), (24106, 30000), (2, None)):
+        res = r.reset(fs.Limits(limit)).run(fs._start_state(deal).array)
+        assert res.verdict in ("solved", "unknown")
+        assert np.count_nonzero(r.tt[0::3]) == res.states_stored
+        r.reset(fs.Limits())
+        assert not r.tt.any()
+        again = r.run(fs._start_state(deal).array) if limit is None else None
+        if again is not None:  # a reused runner searches exactly as a fresh one
+            assert (again.nodes_expanded, again.moves) == (res.nodes_expanded, res.moves)
