@@ -827,12 +827,19 @@ def tt3_clear_rows(tt, pool, rows):
 
 
 @jit
-def tt3_rehash(old, new):
+def tt3_rehash(old, new, pool):
+    """Move every entry of ``old`` into the empty ``new``, leaving ``old`` empty, and record
+    each entry's new slot in its node's row (``tt3_clear_rows`` stays valid)."""
     for i in range(old.shape[0] // 3):
         h1 = old[3 * i]
         if h1 != np.uint64(0):
             j = tt3_insert(new, h1, old[3 * i + 1])
-            new[3 * j + 2] = old[3 * i + 2]
+            val = old[3 * i + 2]
+            new[3 * j + 2] = val
+            _wr32(pool, np.int64(val & np.uint64(0x7FFFFFFF)), R_SLOT, j)
+            old[3 * i] = np.uint64(0)
+            old[3 * i + 1] = np.uint64(0)
+            old[3 * i + 2] = np.uint64(0)
 
 
 # Binary min-heap of packed entries ``(key << 32) | tie`` in one int64 array (one cache line per
@@ -1262,8 +1269,7 @@ class FreecellBestFirst(_Run):
 
     Arrays: the table ``tt`` (3 words a slot), node rows ``pool`` (``REC`` bytes each) and the
     heap (8 bytes a node).  They are reused by ``reset`` for the next deal of a batch (pages
-    already mapped are much cheaper than fresh ones): the table is emptied slot by slot from
-    the rows (each row records its slot), or replaced by a small one if it grew.
+    already mapped are much cheaper than fresh ones), see ``reset``.
 
     The node arrays are reserved large (``POOL_RESERVE`` rows, or what the memory limit
     allows) but only the first ``rows`` are used, and ``rows`` doubles when the pool fills:
@@ -1282,7 +1288,7 @@ class FreecellBestFirst(_Run):
         self.hw = np.array(hw, dtype=np.int64)
         self.tie = int(tie)
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
-        self._tt_grown = False
+        self._spare = {}  # capacity -> an empty table, kept for reuse
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         self.buf = np.empty(MAX_MOVES, dtype=np.int32)
         reserve = self.POOL_RESERVE
@@ -1301,32 +1307,43 @@ class FreecellBestFirst(_Run):
     # The driver asks for the memory in use after every kernel call; the sum is cached and
     # dropped whenever an array is replaced or ``rows`` changes.
     def nbytes(self):
+        """Bytes held: the table, the empty tables kept for reuse, and the rows in use."""
         if self._nbytes is None:
-            self._nbytes = self.tt.nbytes + self.rows * (REC + 8)
+            self._nbytes = (self.tt.nbytes + sum(t.nbytes for t in self._spare.values())
+                            + self.rows * (REC + 8))
         return self._nbytes
 
     def reset(self, limits):
+        """Ready for a new search: the table is emptied entry by entry from the rows (each
+        records its slot), and a grown table is put aside, empty, for the next deal that
+        grows (fresh pages cost the kernel a zeroing each time); each search starts from the
+        small table again, whose entries stay close together in the caches."""
         self.limits = limits
         used = int(self.ctl[C_POOL])
         self.ctl[:] = 0
         self.peak = 0
         self.rows = self.POOL_START
         self._nbytes = None
-        if self._tt_grown:  # slots moved: start again from a small empty table
-            self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
-            self._tt_grown = False
-        else:
-            tt3_clear_rows(self.tt, self.pool, used)
+        tt3_clear_rows(self.tt, self.pool, used)
+        cap = self.tt.shape[0] // 3
+        if cap != self.TABLE_START:
+            self._spare[cap] = self.tt
+            self.tt = self._spare.pop(self.TABLE_START)
+        if not self._fits(0):  # the kept tables do not fit this search's memory limit
+            self._spare = {}
+            self._nbytes = None
         return self
 
     def _grow_table(self):
         cap = self.tt.shape[0] // 3
-        if not self._fits(2 * 24 * cap):  # the new table (2x) while the old one still exists
-            return False
-        tt = np.zeros(6 * cap, dtype=np.uint64)
-        tt3_rehash(self.tt, tt)
+        tt = self._spare.pop(2 * cap, None)
+        if tt is None:
+            if not self._fits(2 * 24 * cap):  # the new table (2x) next to the old one
+                return False
+            tt = np.zeros(6 * cap, dtype=np.uint64)
+        tt3_rehash(self.tt, tt, self.pool)  # leaves the old table empty: kept for reuse
+        self._spare[cap] = self.tt
         self.tt = tt
-        self._tt_grown = True
         self._nbytes = None
         return True
 
