@@ -13,8 +13,10 @@ What is measured, in one run, on the same deals:
   ``freecell-solver-range-parallel-solve START END 1 -l lg``: verdict counts from its
   ``Unsolved``/``Intractable`` lines, CPU seconds of the child process (getrusage), wall
   seconds, and per-deal seconds from the timestamps of its ``Reached Board No. N at T`` lines.
-* Our solver, in this process (``solvers.freecell_solver.solve`` per deal): verdicts, process
-  CPU and wall seconds per deal.  Compile / cache-load time (``warmup()``) is reported apart,
+* Our solver, in this process, through its batch API (``solvers.freecell_solver.solve_many``
+  over the range): verdicts, process CPU and wall seconds of the whole call, and per-deal
+  seconds (each result's ``seconds``: deals solved inside one call of the batch kernel share
+  that call's time in proportion to their nodes).  Compile / cache-load time (``warmup()``) is reported apart,
   and so is a fresh process solving deal 1 (``python -c "...solve(1)"``).  Every solution is
   then replayed with the independent referee (outside the timings).
 * Solution length in atomic single-card moves.  Ours: ``n`` per ``drag s n d`` plus every card
@@ -160,19 +162,24 @@ def fresh_process_deal1(method):
 
 
 def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress):
+    """Our solver's batch API (``solve_many``) over the range, in this process: total CPU
+    (process time) and wall seconds around the whole call; per-deal seconds are each result's
+    ``seconds`` (deals solved inside one batch-kernel call share that call's time in proportion
+    to their nodes, see ``solvers.freecell_solver.solve_many``)."""
     from solvers import freecell_solver as fs
 
-    results, per_deal = [], []
-    c0, w0 = time.process_time(), time.perf_counter()
-    for i, d in enumerate(deals):
-        t = time.process_time()
-        r = fs.solve(d, method, max_nodes=max_nodes, timeout=timeout, max_memory_mb=max_memory_mb)
-        per_deal.append(time.process_time() - t)
-        results.append(r)
+    w0 = time.perf_counter()
+
+    def report(i, r):
         if progress and (i + 1) % 1000 == 0:
             print(f"  {method}: {i + 1}/{len(deals)} deals, {time.perf_counter() - w0:.1f} s",
                   file=sys.stderr, flush=True)
+
+    c0, w0 = time.process_time(), time.perf_counter()
+    results = fs.solve_many(deals, method, max_nodes=max_nodes, timeout=timeout,
+                            max_memory_mb=max_memory_mb, progress=report)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    per_deal = [r.seconds for r in results]
     verdicts = {}
     for r in results:
         verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1

@@ -275,3 +275,20 @@ def test_runner_reset_leaves_an_empty_table():
         again = r.run(fs._start_state(deal).array) if limit is None else None
         if again is not None:  # a reused runner searches exactly as a fresh one
             assert (again.nodes_expanded, again.moves) == (res.nodes_expanded, res.moves)
+
+
+def test_solve_many_batch_kernel_gives_what_solve_gives():
+    """solve_many runs first slices many deals to a call and resumes the others: same results."""
+    deals = list(range(1, 161)) + [1941, 24106, 11982, 617]
+    many = fs.solve_many(deals, chunk=64)
+    for d, r in zip(deals, many):
+        one = fs.solve(d)
+        assert r.deal == d
+        assert (r.verdict, r.moves, r.nodes_expanded, r.states_stored, r.atomic_length) == \
+            (one.verdict, one.moves, one.nodes_expanded, one.states_stored, one.atomic_length), d
+        if r.verdict == "solved":
+            assert r.verify()
+    assert [r.verdict for r in many].count("unsolvable") == 1
+    # limits that a first slice could break go through solve, deal by deal
+    tiny = fs.solve_many([1, 2], max_nodes=10)
+    assert [r.verdict for r in tiny] == ["unknown", "unknown"]
