@@ -53,7 +53,7 @@ from numba.experimental.function_type import _get_wrapper_address
 
 from rules._jit import jit
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
-from .table import (MAX_LOAD, fix_h1, heap_pop, heap_push, new_table, rehash, tt_find,
+from .table import (MAX_LOAD, fix_h1, heap_pop, heap_push, new_table, rehash,
                     tt_insert)
 
 # ---- plug signatures ----------------------------------------------------------------------
@@ -124,7 +124,12 @@ def _copy(dst, src):
 @jit
 def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
             legal, apply, won, hash1, hash2, heur):
-    """List the unseen children of depth ``d`` ordered by heuristic; True if one is won."""
+    """List the unseen children of depth ``d`` ordered by heuristic; True if one is won.
+
+    Children are entered in the table as they are generated (not when they are entered), so
+    a child is hashed and looked up once: each one listed is expanded later unless a win
+    comes first, so the search stays complete, and a position reached again deeper down
+    before its turn is simply left to its first parent."""
     parent = st_states[d]
     n = legal(parent, buf)
     cnt = 0
@@ -135,8 +140,9 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
         if won(tmp) != 0:
             ctl[C_WIN_MOVE] = m
             return True
-        if tt_find(keys, fix_h1(hash1(tmp)), hash2(tmp)) >= 0:
+        if tt_insert(keys, fix_h1(hash1(tmp)), hash2(tmp)) < 0:
             continue
+        ctl[C_STORED] += 1
         s = heur(tmp)
         # stable insertion sort by score
         j = cnt
@@ -189,16 +195,13 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, tmp, s
             return PAUSED
         if d + 1 >= depth_cap:
             return STACK_FULL
-        if ctl[C_STORED] >= max_stored:
-            return TABLE_FULL
+        if ctl[C_STORED] + buf.shape[0] >= max_stored:
+            return TABLE_FULL  # the next expansion may enter up to max_moves children
         m = st_moves[d, st_idx[d]]
         st_idx[d] += 1
         child = st_states[d + 1]
         _copy(child, st_states[d])
         apply(child, m)
-        if tt_insert(keys, fix_h1(hash1(child)), hash2(child)) < 0:
-            continue  # reached meanwhile through another line
-        ctl[C_STORED] += 1
         ctl[C_SP] = d + 1
         if _expand(d + 1, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
                    legal, apply, won, hash1, hash2, heur):

@@ -188,7 +188,7 @@ def _random_small_position(rng, max_out, full_piles):
 
 def _run(plug, array, nodes=300_000):
     from solvers.search import DFS, Limits
-    r = DFS(ys.PLUGS[plug], Limits(nodes, None, 1000)).run(array)
+    r = DFS(ys.PLUGS[plug], Limits(nodes, None, 1000)).run(ys.solver_root(array))
     assert r.verdict != "unknown", plug
     return r.verdict
 
@@ -321,3 +321,55 @@ def test_solver_moves_equal_engine_solver_moves():
         n1, n2 = yk.legal_moves(a, b1, 0), ys.solver_moves(a, b2)
         assert sorted(b1[:n1]) == sorted(b2[:n2])
     assert checked > 2000
+
+
+def test_dead_end_equals_reference_sweep():
+    """The mask-and-worklist dead_end computes the same fixpoint as the plain sweep, on random
+    playouts of real deals and on random small positions (empty piles, foundations)."""
+    rng = np.random.default_rng(11)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    seen = {True: 0, False: 0}
+    for seed in range(1, 61):
+        a = GAME.deal(seed).array.copy()
+        for _ in range(80):
+            got = bool(ys.dead_end(a))
+            assert got == bool(ys.dead_end_sweep(a)), (seed, str(GAME.array_to_layout(a)))
+            seen[got] += 1
+            n = ys.solver_moves(a, buf)
+            if n == 0:
+                break
+            yk.apply(a, buf[rng.integers(n)])
+    for _ in range(2000):
+        a = _random_small_position(rng, int(rng.integers(20, 52)), bool(rng.integers(2)))
+        assert bool(ys.dead_end(a)) == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+    assert seen[True] > 100 and seen[False] > 1000
+
+
+def test_salt_word_changes_ordering_only():
+    """The probe salt is outside the rules state: hashes, moves and the plain heuristic ignore
+    it; with a salt the heuristic is NOISE_SCALE*h plus noise below NOISE_AMP."""
+    a = GAME.deal(3).array
+    root = ys.solver_root(a)
+    buf1, buf2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
+    h = ys.heuristic(root)
+    assert h == ys.heuristic(a)
+    salted = root.copy()
+    for salt in (1, 2, 977):
+        salted[ys.SALT] = salt
+        assert ys.hash1(salted) == ys.hash1(root) and ys.hash2(salted) == ys.hash2(root)
+        n = ys.legal_open(salted, buf1)
+        assert n == ys.legal_open(root, buf2) and list(buf1[:n]) == list(buf2[:n])
+        assert 0 <= ys.heuristic(salted) - ys.NOISE_SCALE * h < ys.NOISE_AMP
+
+
+@pytest.mark.parametrize("seed", [72, 87, 181])
+def test_probe_solutions_replay(seed):
+    """Deals the plain depth-first order finds hard (no verdict in 200,000 nodes) are solved
+    by the randomized probes in both modes; the solutions replay under the referee."""
+    from solvers.search import DFS, Limits
+    plain = DFS(ys.PLUGS["open"], Limits(200_000, None, 1000)).run(ys.solver_root(GAME.deal(seed).array))
+    assert plain.verdict == "unknown"
+    for rules in ("open", "aisleriot"):
+        r = ys.solve(seed, rules=rules, timeout=30)
+        assert r.verdict == "solved" and r.verify() is True
+        assert r.nodes_expanded < ys.PROBES * ys.PROBE_NODES
