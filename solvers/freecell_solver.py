@@ -85,6 +85,10 @@ import time
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from rules import freecell as fc
 from rules._jit import jit
@@ -755,6 +759,25 @@ R_SLOT = R_S1 + 16          # int32: the node's slot in the table (to clear the 
 REC = R_SLOT + 4            # 234 bytes per row
 
 
+@intrinsic
+def _prefetch(typingctx, arr, row, col):
+    """Hint the CPU to fetch ``arr[row, col]``'s cache line (LLVM's prefetch: read, keep)."""
+    sig = types.void(arr, row, col)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], args[2]])
+        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), ir.IntType(32),
+                                               ir.IntType(32), ir.IntType(32)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        i32 = ir.IntType(32)
+        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @jit
 def _rd32(pool, k, off):
     return (np.int64(pool[k, off]) & 0xFF) | ((np.int64(pool[k, off + 1]) & 0xFF) << 8) | \
@@ -1011,6 +1034,14 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
         node = top & 0x7FFFFFFF
         if tie == TIE_NEWEST:
             node = 0x7FFFFFFF - node
+        if ctl[C_HEAP] > 0:
+            # the next node to expand is known now: start fetching its row (on hard deals
+            # the pool is far larger than the caches)
+            nxt = heap[0] & 0x7FFFFFFF
+            if tie == TIE_NEWEST:
+                nxt = 0x7FFFFFFF - nxt
+            for off in range(0, REC, 64):
+                _prefetch(pool, nxt, off)
         gn = _rd32(pool, node, R_G)
         if gn < 0:
             continue  # superseded by a cheaper path
