@@ -778,6 +778,25 @@ def _prefetch(typingctx, arr, row, col):
     return sig, codegen
 
 
+@intrinsic
+def _prefetch1(typingctx, arr, i):
+    """:func:`_prefetch` for ``arr[i]`` of a 1-D array."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), ir.IntType(32),
+                                               ir.IntType(32), ir.IntType(32)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        i32 = ir.IntType(32)
+        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @jit
 def _rd32(pool, k, off):
     return (np.int64(pool[k, off]) & 0xFF) | ((np.int64(pool[k, off + 1]) & 0xFF) << 8) | \
@@ -993,6 +1012,12 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
     # ``pool`` rows: a view per node and per child costs two atomic reference-count updates
     st = np.empty(STATE_SIZE, np.int8)
     child = np.empty(STATE_SIZE, np.int8)
+    csimple = np.zeros(max_moves, np.int64)  # per child of the node: phase 1 -> phase 2
+    ch1 = np.empty(max_moves, np.uint64)
+    ch2 = np.empty(max_moves, np.uint64)
+    cc1 = np.empty(max_moves, np.uint64)
+    cc2 = np.empty(max_moves, np.uint64)
+    cio = np.empty((max_moves, 4), np.int64)
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
         for j in range(STATE_SIZE):
@@ -1071,11 +1096,14 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             cz1 += _ZC1[c]
             cz2 += _ZC2[c]
         n = legal_masked(st, buf, colmask)
+        tmask = tt.shape[0] // 3 - 1
+        # phase 1: hashes, costs and shares of the simple children, and a prefetch of their
+        # table slots, so that the look-ups of phase 2 (in the same order) find them cached
         for i in range(n):
             m = buf[i]
+            csimple[i] = 0
             if m == inv:
                 continue
-            k = ctl[C_POOL]
             src = (m >> 16) & 0xFF
             mn = (m >> 8) & 0xFF
             dst = m & 0xFF
@@ -1166,8 +1194,35 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                     c = st[gbase] + 1
                     e1 += _ZC1[c] - _ZC1[0]
                     e2 += _ZC2[c] - _ZC2[0]
+                hh1 = fix_h1(e1 + t1 + c1)
+                csimple[i] = 1
+                ch1[i] = hh1
+                ch2[i] = (e2 ^ t2) + c2
+                cc1[i] = c1
+                cc2[i] = c2
+                cio[i, 0] = sc
+                cio[i, 1] = dc
+                cio[i, 2] = sh_src
+                cio[i, 3] = sh_dst
+                _prefetch1(tt, 3 * _tt3_slot(hh1, tmask))
+        # phase 2: the children in order
+        for i in range(n):
+            m = buf[i]
+            if m == inv:
+                continue
+            k = ctl[C_POOL]
+            src = (m >> 16) & 0xFF
+            mn = (m >> 8) & 0xFF
+            dst = m & 0xFF
+            if csimple[i]:
+                c1 = cc1[i]
+                c2 = cc2[i]
+                sc = cio[i, 0]
+                dc = cio[i, 1]
+                sh_src = cio[i, 2]
+                sh_dst = cio[i, 3]
                 gc = gn + mn
-                slot = tt3_insert(tt, fix_h1(e1 + t1 + c1), (e2 ^ t2) + c2)
+                slot = tt3_insert(tt, ch1[i], ch2[i])
                 if slot < 0:
                     slot = -1 - slot
                     val = tt[3 * slot + 2]
