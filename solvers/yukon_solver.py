@@ -48,31 +48,40 @@ Pruning (in ``legal``), each with the argument that it never loses a solution:
    a win in open mode, so a test that holds for open mode holds for both.
 4. *Reversible lateral moves* (a group moved between two piles and back) are not pruned; the
    transposition table removes the repeats.
-5. *Idle twin moves* (open mode only).  A *twin move* takes a group whose deepest card ``c``
-   lies face up on its natural parent ``u`` (other colour, one rank higher) to ``c``'s other
-   parent ``u'``.  It is *idle* when ``u`` cannot go home right after it and ``c``'s twin
-   ``c'`` (same rank and colour) is not face up in a pile; idle twin moves are not listed.
-   Proof that a winning line without idle twin moves exists whenever a win exists: let W win
-   from P and let t be its first idle twin move, from position Q.  Play W without t (line V),
+5. *Idle lateral moves* (open mode only).  A lateral move t takes a group whose deepest card
+   ``c`` lies on ``u``, the lowest face-up card of its pile (only face-down cards, or none,
+   under it), to a non-empty pile, onto its top ``v``.  Call t *idle* when right after it
+   (i) ``u`` cannot go home, (ii) no natural child of ``u`` (other colour, one rank lower)
+   other than ``c`` and (iii) no natural parent of ``u`` is face up in a pile.  Idle moves
+   are not listed.  (The previous session's rule took only twin moves -- ``c`` on its
+   natural parent -- at any height and lacked (iii); its proof missed a group based at or
+   below ``u`` going onto ``c``'s group, which a first version of this rule also got wrong:
+   a random small position where Qh had to leave Jc so that Jc could go onto Qh showed it.)
+   Proof that a winning line without idle moves exists whenever a win exists: let W win
+   from P and let t be its first idle move, from position Q.  Play W without t (line V),
    keeping ``c``'s group on ``u``; until V and W meet, V's position is W's with ``c``'s group
-   on ``u`` instead of ``u'``.  In W after t, ``u`` is a pile top and stays one until it moves
-   (only ``c`` or ``c'`` can ever be put on ``u``; ``c`` is on ``u'``, and ``c'`` is handled
-   below), and ``u'`` carries ``c``.  Every W move is copied in V with the same deepest card
-   and destination: its destination is a top in both (never ``u``: nothing goes there; never
-   ``u'``: covered in W); a group based at or below ``u`` or ``u'`` simply carries ``c``'s
-   group in one line and not in the other; the card under each deepest card is the same
-   except for ``c``, so flips match.  The lines meet when (a) W moves ``c``'s group away from
-   ``u'`` (V moves it away from ``u`` to the same place, or skips the move if it goes back
-   onto ``u``), (b) W sends ``u`` home -- V first plays t (``u'`` is a top in V) then ``u``
-   home, and this t is not idle since ``u`` goes home right after it, or (c) W moves ``c'``
-   onto ``u`` -- V plays t then that move, and this t is not idle since ``c'`` is face up.
-   W cannot win before they meet (``c`` is not home).  V has one idle twin move fewer than W
-   (idleness of every other move depends only on foundations and face-up cards, which the two
-   lines share), and induction gives a winning line with none.  Together with rules 1-3 (a
-   position with a safe home move keeps only that move, which lowers the number of cards out;
-   otherwise the first move of a shortest winning line without idle twin moves is listed)
-   every solvable position keeps a listed move to a solvable one.  Not used in aisleriot mode:
-   V passes through positions W does not, which the hint might call LOST.
+   on ``u`` instead of on ``v``.  Every W move is copied in V with the same deepest card and
+   destination card.  W's tops are V's tops except ``u`` (a top in W until it is used: only
+   its natural children fit on it) and ``v`` (covered in W, so W never drops on it and V does
+   not either); the only face-up card at or below ``u`` is ``u``, whose group carries ``c``'s
+   group in V and not in W -- which changes nothing unless it goes onto the top of ``c``'s
+   group, a natural parent of ``u``.  Flips match (the card under every deepest card is the
+   same, except ``c``'s).  So the copies are legal until W (a) moves ``c``'s group away from
+   ``v`` -- V moves it from ``u`` to the same place, or skips the move if that is ``u`` -- or
+   (b) sends ``u`` home, drops a natural child of ``u`` on it, or moves ``u`` onto ``c``'s
+   group: V plays t first (``v`` is a top in V) and then the move; this t is not idle, as
+   the next move shows a card that (i), (ii) or (iii) requires absent.  Either way the lines
+   meet; W cannot win before (``u`` is not home).  Whether any other move is idle depends only
+   on its own ``c`` and ``u`` (and whether ``u`` is its pile's lowest face-up card, which
+   ``c``'s group above does not change), the foundations and the face-up cards, which the
+   two lines share; so V has one idle move fewer than W, or as many and one move fewer
+   (case (a) may turn t and the later move into one idle move), and induction on (idle
+   moves, length) gives a winning line with none.  Together with rules 1-3: from a solvable
+   position, a position with a safe home move keeps only that move, which lowers the cards
+   out; otherwise a winning line with no idle moves is listed move by move up to its first
+   home move or the first position with a safe home move, both solvable, so by induction on
+   the cards out the listed moves reach a win.  Not used in aisleriot mode: V passes through
+   positions W does not, which the hint might call LOST.
 
 Aisleriot mode searches open mode first (:func:`_search`): an open-mode ``unsolvable`` is also
 an aisleriot one (every aisleriot win is an open win), and an open-mode solution on which
@@ -201,7 +210,14 @@ for _c in range(52):
     if _c % 13 < 12:
         for _s in ((0, 3) if _c // 13 in (1, 2) else (1, 2)):
             _PARENTS[_c] |= np.uint64(1) << np.uint64(_s * 13 + _c % 13 + 1)
-del _c, _s
+# natural children of each card (the two cards of the other colour, one rank lower)
+_PARENTS_OF_CHILDREN = np.zeros(52, np.uint64)
+for _c in range(52):
+    _m = int(_PARENTS[_c])
+    for _p in range(52):
+        if _m >> _p & 1:
+            _PARENTS_OF_CHILDREN[_p] |= np.uint64(1) << np.uint64(_c)
+del _c, _s, _m, _p
 _RANK = np.array([c % 13 + 1 for c in range(52)], np.int64)
 _RED = np.array([1 if c // 13 in (1, 2) else 0 for c in range(52)], np.int64)
 _SUIT_SHIFT = np.array([4 * (c // 13) for c in range(52)], np.int64)
@@ -473,39 +489,32 @@ def dead_end_basic(state):
 
 
 @jit
-def _twin(c):
-    """The card of the same rank and colour, other suit (C<->S, D<->H)."""
-    s = c // 13
-    return c + 39 if s == 0 else (c - 39 if s == 3 else (c + 13 if s == 1 else c - 13))
+def _face_up_mask(state):
+    m = np.uint64(0)
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for j in range(np.int64(state[DOWN + p]), np.int64(state[HEIGHT + p])):
+            m |= _bit(np.int64(state[base + j]))
+    return m
 
 
 @jit
-def _idle_twin_move(state, s, k):
-    """Rule 5 (open mode): ``drag s k`` moves a group whose deepest card ``c`` lies face up on
-    its natural parent ``u`` (other colour, one rank higher) to ``c``'s other parent, while
-    neither can ``u`` go home next nor is ``c``'s twin (same rank and colour) face up in a pile.
-    Proof in the module docstring."""
-    h = np.int64(state[HEIGHT + s - 1])
+def _idle_lateral_move(state, s, k, face_up):
+    """Rule 5 (open mode): ``drag s k`` to a non-empty pile moves a group whose deepest card
+    ``c`` lies on the lowest face-up card ``u`` of its pile, and right after it ``u`` can
+    neither go home, nor receive a natural child other than ``c``, nor go onto a natural
+    parent in a pile (no such child or parent is face up; ``face_up`` is the mask of face-up
+    cards).  Proof in the module docstring."""
     dn = np.int64(state[DOWN + s - 1])
     base = TAB + (s - 1) * CAP
-    i = h - k
-    if i == 0 or i - 1 < dn:
-        return False
+    i = np.int64(state[HEIGHT + s - 1]) - k
+    if i - 1 != dn:
+        return False                      # u face down, absent, or not the lowest face-up card
     c = np.int64(state[base + i])
     u = np.int64(state[base + i - 1])
-    if _red(u) == _red(c) or _rank(u) != _rank(c) + 1:
-        return False
-    if _home_height(state, u // 13) + 1 == _rank(u):
+    if _home_height(state, u // 13) + 1 == _RANK[u]:
         return False                      # u can go home right after
-    tw = _twin(c)
-    if _home_height(state, tw // 13) >= _rank(tw):
-        return True                       # twin home
-    for p in range(N_PILES):
-        pb = TAB + p * CAP
-        for j in range(np.int64(state[DOWN + p]), np.int64(state[HEIGHT + p])):
-            if state[pb + j] == tw:
-                return False              # twin face up: it could go onto u next
-    return True                           # twin face down
+    return ((_PARENTS_OF_CHILDREN[u] & ~_bit(c)) | _PARENTS[u]) & face_up == np.uint64(0)
 
 
 @jit
@@ -581,6 +590,7 @@ def _legal(state, buf, mode):
     if mode & 4 == 0 and _dead_end(state, buf):
         return np.int64(0)  # no win reachable (proof in dead_end)
     n = solver_moves(state, buf)
+    face_up = _face_up_mask(state) if open_mode != 0 and mode & 4 == 0 else np.uint64(0)
     first_empty = 0
     for p in range(1, N_PILES + 1):
         if state[HEIGHT + p - 1] == 0:
@@ -601,7 +611,7 @@ def _legal(state, buf, mode):
         elif state[HEIGHT + d - 1] == 0:
             if d != first_empty or k == state[HEIGHT + s - 1]:
                 continue  # rule 1: same canonical position as a kept move / the parent
-        elif open_mode != 0 and mode & 4 == 0 and _idle_twin_move(state, s, k):
+        elif open_mode != 0 and mode & 4 == 0 and _idle_lateral_move(state, s, k, face_up):
             continue  # rule 5 (open mode)
         buf[out] = m
         out += 1

@@ -94,7 +94,7 @@ def test_real_deal_proven_unsolvable_by_search(seed):
     for rules in ("open", "aisleriot"):
         r = ys.solve(seed, rules=rules, timeout=30)
         assert r.verdict == "unsolvable", rules
-        assert r.nodes_expanded > 1000 and r.limit == ""
+        assert r.nodes_expanded > 100 and r.limit == ""
 
 
 def test_root_dead_end_seed():
@@ -236,31 +236,30 @@ def test_pruned_search_agrees_on_endgames_of_real_deals():
     assert "solved" in verdicts
 
 
-def _is_idle_twin(a, code):
+def _is_idle_lateral(a, code):
     """Rule 5's condition, recomputed in plain Python from the layout."""
     m = Move.from_code(code)
     s, n = m.src, m.n
     h, down = int(a[yk.HEIGHT + s - 1]), int(a[yk.DOWN + s - 1])
     i = h - n
-    if m.dst in (0, 8, 9, 10) or i == 0 or i - 1 < down:
+    if m.dst in (0, 8, 9, 10) or i - 1 != down or a[yk.HEIGHT + m.dst - 1] == 0:
         return False
     pile = [int(x) for x in a[(s - 1) * yk.CAP:(s - 1) * yk.CAP + h]]
     c, u = pile[i], pile[i - 1]
     red = lambda x: x // 13 in (1, 2)  # noqa: E731
-    if red(c) == red(u) or u % 13 != c % 13 + 1:
-        return False
     home = {x // 13: x % 13 + 1 for x in a[yk.FOUND:yk.FOUND + 4] if x >= 0}
     if home.get(u // 13, 0) + 1 == u % 13 + 1:
         return False
-    twin = {0: c + 39, 3: c - 39, 1: c + 13, 2: c - 13}[c // 13]
+    fits = lambda x, y: red(x) != red(y) and x % 13 + 1 == y % 13  # noqa: E731  x onto y
+    needed = ({x for x in range(52) if fits(x, u)} - {c}) | {x for x in range(52) if fits(u, x)}
     face_up = {int(a[p * yk.CAP + j]) for p in range(7)
                for j in range(int(a[yk.DOWN + p]), int(a[yk.HEIGHT + p]))}
-    return twin not in face_up
+    return not (needed & face_up)
 
 
-def test_rule5_drops_exactly_the_idle_twin_moves():
+def test_rule5_drops_exactly_the_idle_lateral_moves():
     """Open mode lists the reference moves minus rule 1's duplicate King moves and rule 5's idle
-    twin moves (unless the safe-home rule forces one move, or the position is a dead end);
+    lateral moves (unless the safe-home rule forces one move, or the position is a dead end);
     aisleriot mode never applies rule 5."""
     rng = np.random.default_rng(11)
     buf = np.empty(yk.MAX_MOVES, np.int32)
@@ -273,10 +272,10 @@ def test_rule5_drops_exactly_the_idle_twin_moves():
             continue
         assert got <= ref
         for code in ref - got:
-            assert _is_idle_twin(a, code), str(Move.from_code(code))
+            assert _is_idle_lateral(a, code), str(Move.from_code(code))
             dropped += 1
         for code in got:
-            assert not _is_idle_twin(a, code)
+            assert not _is_idle_lateral(a, code)
         if yk.status(a) == yk.ONGOING:
             assert set(int(c) for c in buf[:ys.legal_aisleriot(a, buf)]) == \
                 set(int(c) for c in buf[:ys.legal_aisleriot_plain(a, buf)])
