@@ -50,30 +50,42 @@ The fused kernel (``fc_best_first``) runs every best-first method: the same sear
 :func:`solvers.search.best_first_kernel` with the plugs above (a test checks equal nodes,
 stores and moves), but with the Freecell kernels called directly and computed incrementally:
 
-* ``legal_fast`` / ``apply_child``: the engine's solver move list and ``apply`` (tests compare
+* ``legal_masked`` / ``apply_child``: the engine's solver move list (same moves, same order;
+  destinations looked up by the rank and colour of column tops) and ``apply`` (tests compare
   them on random playouts), with cheap autoplay checks -- after a drag that sends nothing home
   from an autoplay fixpoint only the newly exposed card can go home;
-* two Zobrist-style canonical hashes (``zhashes``: per-column terms summed over columns) and
-  the heuristic's per-column shares are kept per node, and a child recomputes only the
-  columns whose height changed (a column's cards change only with its height);
+* two Zobrist-style canonical hashes (``zhashes``: per-column terms summed over columns, no
+  final mixing -- a bijection changes no collision) and the heuristic's per-column shares;
+  each node's row keeps the column sums and shares, and a child recomputes only the columns
+  whose height changed (a column's cards change only with its height).  A "simple" child (a
+  drag between free cells and columns that triggers no autoplay) is even scored without
+  being built: its two changed columns follow from one scan of the parent's columns and the
+  moved cards, and it is written out only if the table does not hold it yet;
 * the move undoing a node's own move (when nothing went home) is not tried: it leads back to
-  the parent, which the table would reject anyway.
+  the parent, which the table would reject anyway;
+* memory: one int8 row per node (position, g, parent, move, column sums, shares, table
+  slot), g stored next to the key in the table, a one-array heap, the next node's row and
+  the simple children's table slots prefetched, node arrays reserved once and grown without
+  copying, tables emptied from the rows' recorded slots and kept for reuse.
 
 Its table keys are ``zhashes`` instead of ``hash1``/``hash2`` (again two independent 64-bit
 canonical hashes, ``high[]`` in the first); keys only decide "seen before", so the search is
-the same.  Measured on the shared 2-core box (benchmarks/freecell_vs_fcsolve.py, fast):
-MS 1-1000 in 0.83 s CPU (3.5x fc-solve ``-l lg``), MS 1-32000 in 34 s (4.5x), against
-2.5 s (11x) and 190 s (20x) for the generic core with the former two-stage method.
+the same.  :func:`solve_many` runs the first slice of the ``fast`` portfolio's first member
+for many deals per call (:func:`fc_batch`) and resumes in Python only the deals that need
+more (same results as :func:`solve`).  Measured figures: ``benchmarks/freecell_vs_fcsolve.py``
+(the ratio to fc-solve ``-l lg`` on MS 1-32000 went from 4.2x to about 3.1-3.3x with the
+changes above, on a shared, loaded 2-core box).
 
 Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
-* ``fast`` (default): a :class:`Portfolio` of three best-first searches run round-robin, each
+* ``fast`` (default): a :class:`Portfolio` of four best-first searches run round-robin, each
   resuming its own search, with node slices doubling (400, 800, ...): ``heuristic_breaks``
-  with f = 2g + 3h, ``heuristic`` with f = g + h, and the main weights plus 1 per sequence
-  break with f = g + h.  The first verdict wins.  Hard deals differ between heuristics, so
-  the tail shrinks: on the 300 MS deals (of 1-32000) that cost the former "breaks for 1000
-  nodes, then heuristic" the most, 7.2 million nodes instead of 17.6 million; on MS 1-1000,
-  356 k nodes instead of 392 k.
+  with f = 2g + 3h, then with f = g + h the weights ``HW_LIGHT`` (one per unsorted card and
+  per break), ``HW_NO_BURIED`` (no buried term) and the main weights plus 1 per break.  The
+  first verdict wins.  Hard deals differ between heuristics, so the tail shrinks.  The four
+  were chosen by simulating schedules from each candidate's node count on every MS deal
+  1-32000 (capped at 60000 nodes): 15.7 million nodes in all instead of 17.2 million for the
+  former three (``heuristic_breaks``, ``heuristic``, main + breaks).
 * ``astar``: f = g + h with ``heuristic_short`` -- shorter solutions (~101 atomic moves).
 * ``short``: f = 3g + 2h, shorter still (~96) and, on MS 1-1000, faster than ``astar``.
   Both fall back to f = g + h with ``heuristic`` after 20000 nodes, so they always decide.
@@ -99,7 +111,7 @@ from rules.registry import get_game
 from .result import SOLVED, UNSOLVABLE, SolveResult
 from .search import (BestFirst, DFS, GamePlug, Limits, _Run, CTL_SIZE, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
-from .table import MAX_LOAD, fix_h1, fmix64 as _fmix, heap_pop, heap_push, tt_insert
+from .table import MAX_LOAD, fix_h1, fmix64 as _fmix
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES
@@ -1492,11 +1504,6 @@ def __getattr__(name):
         return get_plug(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-class _Sizes:
-    """What :class:`solvers.search.BestFirst` reads from a plug besides its kernels."""
-    max_moves = MAX_MOVES
-    state_size = STATE_SIZE
 
 class Portfolio(NamedTuple):
     """Searches run round-robin on one deal (see :func:`_run_portfolio`)."""
