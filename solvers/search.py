@@ -54,7 +54,7 @@ from numba.experimental.function_type import _get_wrapper_address
 from rules._jit import jit
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .table import (MAX_LOAD, fix_h1, heap_pop, heap_push, new_table, rehash,
-                    tt_insert)
+                    tt_insert, tt_prefetch)
 
 # ---- plug signatures ----------------------------------------------------------------------
 _S = types.int16[::1]
@@ -122,28 +122,36 @@ def _copy(dst, src):
 
 # ---- depth-first ---------------------------------------------------------------------------
 @jit
-def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
+def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
             legal, apply, won, hash1, hash2, heur):
     """List the unseen children of depth ``d`` ordered by heuristic; True if one is won.
 
     Children are entered in the table as they are generated (not when they are entered), so
     a child is hashed and looked up once: each one listed is expanded later unless a win
     comes first, so the search stays complete, and a position reached again deeper down
-    before its turn is simply left to its first parent."""
+    before its turn is simply left to its first parent.  Two passes: all children are built
+    and hashed first (``kids``, ``kh``) with their table slots prefetched, then entered and
+    scored, so the cache misses of a large table overlap instead of queueing."""
     parent = st_states[d]
     n = legal(parent, buf)
+    for i in range(n):
+        kid = kids[i]
+        _copy(kid, parent)
+        apply(kid, buf[i])
+        if won(kid) != 0:
+            ctl[C_WIN_MOVE] = buf[i]
+            return True
+        h1 = fix_h1(hash1(kid))
+        kh[2 * i] = h1
+        kh[2 * i + 1] = hash2(kid)
+        tt_prefetch(keys, h1)
     cnt = 0
     for i in range(n):
-        m = buf[i]
-        _copy(tmp, parent)
-        apply(tmp, m)
-        if won(tmp) != 0:
-            ctl[C_WIN_MOVE] = m
-            return True
-        if tt_insert(keys, fix_h1(hash1(tmp)), hash2(tmp)) < 0:
+        if tt_insert(keys, kh[2 * i], kh[2 * i + 1]) < 0:
             continue
         ctl[C_STORED] += 1
-        s = heur(tmp)
+        m = buf[i]
+        s = heur(kids[i])
         # stable insertion sort by score
         j = cnt
         while j > 0 and scores[j - 1] > s:
@@ -160,10 +168,11 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
 
 
 @_typed_jit(_S, types.uint64[::1], types.int64[::1], types.int16[:, ::1], types.int32[:, ::1],
-            types.int64[::1], types.int64[::1], types.int32[::1], _S, types.int64[::1],
-            types.int64, LEGAL_T, APPLY_T, WON_T, HASH_T, HASH_T, HEUR_T)
-def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, tmp, scores, budget,
-               legal, apply, won, hash1, hash2, heur):
+            types.int64[::1], types.int64[::1], types.int32[::1], types.int16[:, ::1],
+            types.uint64[::1], types.int64[::1], types.int64, LEGAL_T, APPLY_T, WON_T, HASH_T,
+            HASH_T, HEUR_T)
+def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, kh, scores,
+               budget, legal, apply, won, hash1, hash2, heur):
     """Depth-first search with ordered children and a visited table; resumable.
 
     Returns FOUND (path: ``st_moves[k, st_idx[k]-1]`` for k < ctl[C_SP], then
@@ -182,7 +191,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, tmp, s
         if won(root) != 0:
             ctl[C_WIN_MOVE] = -1
             return FOUND
-        if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
+        if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
                    legal, apply, won, hash1, hash2, heur):
             return FOUND
     stop = ctl[C_NODES] + budget
@@ -203,7 +212,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, tmp, s
         _copy(child, st_states[d])
         apply(child, m)
         ctl[C_SP] = d + 1
-        if _expand(d + 1, st_states, st_moves, st_cnt, st_idx, keys, buf, tmp, scores, ctl,
+        if _expand(d + 1, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
                    legal, apply, won, hash1, hash2, heur):
             return FOUND
     return EXHAUSTED
@@ -390,6 +399,8 @@ class DFS(_Run):
         self.st_cnt = np.zeros(depth, dtype=np.int64)
         self.st_idx = np.zeros(depth, dtype=np.int64)
         self.scores = np.empty(plug.max_moves, dtype=np.int64)
+        self.kids = np.empty((plug.max_moves, plug.state_size), dtype=np.int16)
+        self.kh = np.empty(2 * plug.max_moves, dtype=np.uint64)
 
     def _arrays(self):
         return (self.keys, self.vals, self.st_states, self.st_moves, self.st_cnt, self.st_idx)
@@ -408,7 +419,7 @@ class DFS(_Run):
     def _call(self, root, budget):
         p = self.plug
         return dfs_kernel(root, self.keys, self.ctl, self.st_states, self.st_moves, self.st_cnt,
-                          self.st_idx, self.buf, self.tmp, self.scores, budget,
+                          self.st_idx, self.buf, self.kids, self.kh, self.scores, budget,
                           p.legal, p.apply, p.won, p.hash1, p.hash2, p.heuristic)
 
     def _path(self):
