@@ -121,10 +121,14 @@ W_OUT, W_DOWN, W_BAD, W_BURIED, W_KING, W_EMPTY = 6, 10, 2, 1, 3, 2
 NOISE_SCALE, NOISE_AMP = 8, 128
 PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
 
-# solver state = the rules state plus one word, the probe's salt (0: no noise); rules kernels
-# and hashes never read it, copies carry it along.
+# solver state = the rules state, then one word, the probe's salt (0: no noise), then each
+# pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), kept up to
+# date by the plug's apply so that a child's hashes recompute only the piles the move changed.
+# Rules kernels never read these words; copies carry them along.
 SALT = STATE_SIZE
-SOLVER_STATE_SIZE = STATE_SIZE + 1
+PILE_H1 = SALT + 1
+PILE_H2 = PILE_H1 + 4 * N_PILES
+SOLVER_STATE_SIZE = PILE_H2 + 4 * N_PILES
 
 METHODS = {
     "dfs": ("dfs", None),              # depth-first, children by heuristic
@@ -641,7 +645,13 @@ def legal_open_plain(state, buf):
 
 @jit
 def apply(state, move):
+    """The rules' apply, then the hash terms of the piles it changed (solver states only)."""
     yk.apply(state, move)
+    if state.shape[0] >= SOLVER_STATE_SIZE:
+        _store_terms(state, ((move >> 16) & 0xFF) - 1)
+        d = move & 0xFF
+        if not _is_foundation(d):
+            _store_terms(state, d - 1)
 
 
 @jit
@@ -668,34 +678,72 @@ def _word(state, at):
 
 
 @jit
-def hash1(state):
-    """Piles as a multiset: sum of per-pile FNV-1a-style hashes over 4-card words (finalised);
-    foundations by suit."""
-    acc = np.uint64(0)
+def _term1(state, p):
+    """Pile ``p``'s term of :func:`hash1`: FNV-1a style over 4-card words, finalised."""
+    n = np.int64(state[HEIGHT + p])
+    x = np.uint64(0xCBF29CE484222325)
+    x = (x ^ np.uint64(state[DOWN + p] + 64 * n)) * np.uint64(0x100000001B3)
+    base = TAB + p * CAP
+    for i in range(0, n, 4):
+        x = (x ^ _word(state, base + i)) * np.uint64(0x100000001B3)
+    return _splitmix(x)
+
+
+@jit
+def _term2(state, p):
+    """Pile ``p``'s term of :func:`hash2`: a polynomial over 4-card words, finalised."""
+    n = np.int64(state[HEIGHT + p])
+    x = np.uint64(0x13198A2E03707344) + np.uint64(state[DOWN + p]) * np.uint64(977)
+    base = TAB + p * CAP
+    for i in range(0, n, 4):
+        x = x * np.uint64(0x5851F42D4C957F2D) + _word(state, base + i)
+    return _fmix(x + np.uint64(n))
+
+
+@jit
+def _store_terms(state, p):
+    t1 = _term1(state, p)
+    t2 = _term2(state, p)
+    for k in range(4):
+        state[PILE_H1 + 4 * p + k] = np.int16(np.int64((t1 >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
+        state[PILE_H2 + 4 * p + k] = np.int16(np.int64((t2 >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
+
+
+@jit
+def _stored(state, at):
+    v = np.uint64(0)
+    for k in range(4):
+        v |= np.uint64(np.int64(state[at + k]) + 32768) << np.uint64(16 * k)
+    return v
+
+
+@jit
+def store_all_terms(state):
+    """Fill in every pile's hash terms (a fresh solver state)."""
     for p in range(N_PILES):
-        n = np.int64(state[HEIGHT + p])
-        x = np.uint64(0xCBF29CE484222325)
-        x = (x ^ np.uint64(state[DOWN + p] + 64 * n)) * np.uint64(0x100000001B3)
-        base = TAB + p * CAP
-        for i in range(0, n, 4):
-            x = (x ^ _word(state, base + i)) * np.uint64(0x100000001B3)
-        acc += _splitmix(x)
+        _store_terms(state, p)
+
+
+@jit
+def hash1(state):
+    """Piles as a multiset: the sum of per-pile terms (:func:`_term1`, read from the solver
+    state's stored terms when it has them); foundations by suit."""
+    acc = np.uint64(0)
+    stored = state.shape[0] >= SOLVER_STATE_SIZE
+    for p in range(N_PILES):
+        acc += _stored(state, PILE_H1 + 4 * p) if stored else _term1(state, p)
     return _splitmix(acc ^ (_found_key(state) * np.uint64(0x9E3779B97F4A7C15)))
 
 
 @jit
 def hash2(state):
-    """Independent multiset hash: per-pile polynomial over 4-card words, folded by a sum and a
+    """Independent multiset hash: per-pile terms (:func:`_term2`) folded by a sum and a
     product."""
     s_acc = np.uint64(0x243F6A8885A308D3)
     p_acc = np.uint64(1)
+    stored = state.shape[0] >= SOLVER_STATE_SIZE
     for p in range(N_PILES):
-        n = np.int64(state[HEIGHT + p])
-        x = np.uint64(0x13198A2E03707344) + np.uint64(state[DOWN + p]) * np.uint64(977)
-        base = TAB + p * CAP
-        for i in range(0, n, 4):
-            x = x * np.uint64(0x5851F42D4C957F2D) + _word(state, base + i)
-        x = _fmix(x + np.uint64(n))
+        x = _stored(state, PILE_H2 + 4 * p) if stored else _term2(state, p)
         s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
         p_acc *= x | np.uint64(1)
     return _fmix(_fmix(s_acc + _found_key(state)) + p_acc)
@@ -819,9 +867,10 @@ def _remaining(max_nodes, timeout, t0, used_nodes):
 
 
 def solver_root(array):
-    """The solver state for a rules state array: a copy with the salt word (0) appended."""
+    """The solver state for a rules state array: a copy, salt 0, every pile's hash terms."""
     root = np.zeros(SOLVER_STATE_SIZE, dtype=np.int16)
     root[:STATE_SIZE] = array[:STATE_SIZE]
+    store_all_terms(root)
     return root
 
 

@@ -372,3 +372,22 @@ def test_probe_solutions_replay(seed):
         r = ys.solve(seed, rules=rules, timeout=30)
         assert r.verdict == "solved" and r.verify() is True
         assert r.nodes_expanded < ys.PROBES * ys.PROBE_NODES
+
+
+def test_stored_hash_terms_match_recomputed_hashes():
+    """The solver state's per-pile hash terms, updated by the plug's apply move by move, give
+    the same hashes as hashing the rules state from scratch."""
+    rng = np.random.default_rng(3)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    checked = 0
+    for seed in range(1, 31):
+        st = ys.solver_root(GAME.deal(seed).array)
+        for _ in range(100):
+            rules_part = np.ascontiguousarray(st[:ys.STATE_SIZE])
+            assert ys.hash1(st) == ys.hash1(rules_part) and ys.hash2(st) == ys.hash2(rules_part)
+            checked += 1
+            n = ys.solver_moves(st, buf)
+            if n == 0:
+                break
+            ys.apply(st, buf[rng.integers(n)])
+    assert checked > 1500
