@@ -1108,6 +1108,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             cz1 += _ZC1[c]
             cz2 += _ZC2[c]
         n = legal_masked(st, buf, colmask)
+        hp0 = _h_from_cols_f(st, ph, hw, f0)  # the node's own h
         tmask = tt.shape[0] // 3 - 1
         # phase 1: hashes, costs and shares of the simple children, and a prefetch of their
         # table slots, so that the look-ups of phase 2 (in the same order) find them cached
@@ -1257,15 +1258,25 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                 ctl[C_POOL] = k + 1
                 _wr64(pool, k, R_S1, c1)
                 _wr64(pool, k, R_S1 + 8, c2)
-                for col in range(8):
-                    qh[col] = ph[col]
+                # shares: the parent's but the two changed columns; h: the parent's plus the
+                # changes of those shares, of the empty columns and of the full free cells
+                for j in range(16):
+                    pool[k, R_SHARES + j] = pool[node, R_SHARES + j]
+                h = hp0
                 if sc >= 0:
-                    qh[sc] = sh_src
+                    _wr16(pool, k, R_SHARES + 2 * sc, sh_src)
+                    h += sh_src - ph[sc]
+                    if st[HEIGHT + sc] == mn:
+                        h -= hw[4]
+                else:
+                    h -= hw[3]
                 if dc >= 0:
-                    qh[dc] = sh_dst
-                for col in range(8):
-                    _wr16(pool, k, R_SHARES + 2 * col, qh[col])
-                h = _h_from_cols_f(child, qh, hw, f0)
+                    _wr16(pool, k, R_SHARES + 2 * dc, sh_dst)
+                    h += sh_dst - ph[dc]
+                    if st[HEIGHT + dc] == 0:
+                        h += hw[4]
+                else:
+                    h += hw[3]
                 f = min(wg * gc + wh * h, (1 << 19) - 1)
                 key = f * 4096 + max(0, min(h, 4095))
                 tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
