@@ -631,6 +631,18 @@ def _col_h_fast(state, col, needmask, hw):
 
 
 @jit
+def _buried_by(state, col, mask):
+    """Cards above each card of ``mask`` in column ``col``, summed."""
+    n = state[HEIGHT + col]
+    base = COLS + col * COL_WIDTH
+    total = 0
+    for i in range(n):
+        if (mask >> state[base + i]) & 1:
+            total += n - 1 - i
+    return total
+
+
+@jit
 def _h_from_cols(state, colh, hw):
     """``_heuristic`` with weights ``hw`` given the per-column shares ``colh``."""
     return _h_from_cols_f(state, colh, hw, foundation_count(state))
@@ -1339,9 +1351,19 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             _wr64(pool, k, R_S1, c1)
             _wr64(pool, k, R_S1 + 8, c2)
             if f1 != f0:
+                # cards went home: changed columns are rescanned; in the others only the
+                # buried term can change, and only by cards some suit needs now and did not
+                # before (a card stops being needed only by going home, which changes its
+                # column): each adds the cards above it
                 need = _need_mask(_need(child))
+                fresh = need & ~need0
                 for col in range(8):
-                    qh[col] = _col_h_fast(child, col, need, hw)
+                    if (chg >> col) & 1:
+                        qh[col] = _col_h_fast(child, col, need, hw)
+                    elif fresh == 0:
+                        qh[col] = ph[col]
+                    else:
+                        qh[col] = ph[col] + hw[2] * _buried_by(child, col, fresh)
             else:
                 for col in range(8):
                     if (chg >> col) & 1:
