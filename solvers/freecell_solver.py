@@ -1812,7 +1812,8 @@ def _finish(result, start, deal):
         if not result.atomic_length:  # the fused best-first search knows it already (its g)
             codes = np.array(result.moves, dtype=np.int32)
             result.atomic_length = int(replay_atomic(start.array, codes))
-        result.moves = [_move(c) for c in result.moves]
+        get = _MOVES.get  # Moves are non-empty tuples: ``or`` only misses on a new code
+        result.moves = [get(c) or _move(c) for c in result.moves]
     return result
 
 
