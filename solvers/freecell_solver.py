@@ -73,8 +73,9 @@ canonical hashes, ``high[]`` in the first); keys only decide "seen before", so t
 the same.  :func:`solve_many` runs the first slice of the ``fast`` portfolio's first member
 for many deals per call (:func:`fc_batch`) and resumes in Python only the deals that need
 more (same results as :func:`solve`).  Measured figures: ``benchmarks/freecell_vs_fcsolve.py``
-(the ratio to fc-solve ``-l lg`` on MS 1-32000 went from 4.2x to about 3.1-3.3x with the
-changes above, on a shared, loaded 2-core box).
+(on a shared, loaded 2-core box, the ratio to fc-solve ``-l lg`` on MS 1-32000 went from
+4.2x to 3.0-3.15x over six runs with the changes above: fc-solve 5.85-6.34 s, this solver
+18.2-19.7 s CPU).
 
 Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
