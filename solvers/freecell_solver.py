@@ -98,10 +98,6 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from rules import freecell as fc
 from rules._jit import jit
@@ -112,7 +108,7 @@ from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .search import (BestFirst, DFS, GamePlug, Limits, _Run, CTL_SIZE, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
-from .table import MAX_LOAD, fix_h1, fmix64 as _fmix
+from .table import MAX_LOAD, fix_h1, fmix64 as _fmix, prefetch, prefetch2
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES
@@ -784,44 +780,6 @@ R_SLOT = R_S1 + 16          # int32: the node's slot in the table (to clear the 
 REC = R_SLOT + 4            # 234 bytes per row
 
 
-@intrinsic
-def _prefetch(typingctx, arr, row, col):
-    """Hint the CPU to fetch ``arr[row, col]``'s cache line (LLVM's prefetch: read, keep)."""
-    sig = types.void(arr, row, col)
-
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], args[2]])
-        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), ir.IntType(32),
-                                               ir.IntType(32), ir.IntType(32)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        i32 = ir.IntType(32)
-        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return sig, codegen
-
-
-@intrinsic
-def _prefetch1(typingctx, arr, i):
-    """:func:`_prefetch` for ``arr[i]`` of a 1-D array."""
-    sig = types.void(arr, i)
-
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), ir.IntType(32),
-                                               ir.IntType(32), ir.IntType(32)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        i32 = ir.IntType(32)
-        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return sig, codegen
-
-
 @jit
 def _rd32(pool, k, off):
     return (np.int64(pool[k, off]) & 0xFF) | ((np.int64(pool[k, off + 1]) & 0xFF) << 8) | \
@@ -1091,7 +1049,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             if tie == TIE_NEWEST:
                 nxt = 0x7FFFFFFF - nxt
             for off in range(0, REC, 64):
-                _prefetch(pool, nxt, off)
+                prefetch2(pool, nxt, off)
         gn = _rd32(pool, node, R_G)
         if gn < 0:
             continue  # superseded by a cheaper path
@@ -1230,7 +1188,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                 cio[i, 1] = dc
                 cio[i, 2] = sh_src
                 cio[i, 3] = sh_dst
-                _prefetch1(tt, 3 * _tt3_slot(hh1, tmask))
+                prefetch(tt, 3 * _tt3_slot(hh1, tmask))
         # phase 2: the children in order
         for i in range(n):
             m = buf[i]

@@ -78,23 +78,29 @@ def tt_find(keys, h1, h2):
         i = (i + 1) & mask
 
 
+def _prefetch_codegen(context, builder, signature, args):
+    """LLVM's prefetch (read, keep in cache) of the element the index arguments name."""
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, list(args[1:]))
+    i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+    i32 = ir.IntType(32)
+    fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), i32, i32, i32])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+    return context.get_dummy_value()
+
+
 @intrinsic
 def prefetch(typingctx, arr, i):
-    """Hint the CPU to fetch ``arr[i]``'s cache line (LLVM's prefetch: read, keep in cache);
-    a hint only, it changes no value."""
-    sig = types.void(arr, i)
+    """Hint the CPU to fetch ``arr[i]``'s cache line; a hint only, it changes no value."""
+    return types.void(arr, i), _prefetch_codegen
 
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return sig, codegen
+
+@intrinsic
+def prefetch2(typingctx, arr, row, col):
+    """:func:`prefetch` for ``arr[row, col]`` of a 2-D array."""
+    return types.void(arr, row, col), _prefetch_codegen
 
 
 @jit

@@ -92,6 +92,15 @@ Move generation: :func:`solver_moves` lists the engine's solver moves per destin
 set as ``rules.yukon.legal_moves(state, buf, 0)``, checked by a test), about 6x faster.
 
 Move ordering (depth-first) and best-first ``h``: :func:`heuristic`, lower is better.
+
+Search schedule (``method="dfs"``, the default): randomized probes first (:func:`_probe`:
+short depth-first searches whose heuristic adds salted noise), then the complete search.  Why:
+the hard solvable deals are heavy-tailed -- one order of near-equal children needs millions
+of nodes, another a few hundred -- while an unsolvable deal costs the whole reachable space
+in any order, so the probes take at most 300,000 nodes (or 30% of a limit) and the rest goes
+to the complete search.  Measured costs per expanded node (2M-node search, loaded 2-core box):
+about 2 us, a third of it :func:`dead_end` (which cuts proofs about 5x: seed 646 takes 3.0M
+nodes with it, 15.7M with :func:`dead_end_basic` or none).
 """
 import time
 
