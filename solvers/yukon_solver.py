@@ -301,14 +301,17 @@ def _dead_end(state, scratch):
             base = TAB + p * CAP
             x = np.int64(state[base + i])
             free = False
-            if i >= np.int64(state[DOWN + p]) or (stuck & _bit(np.int64(state[base + i + 1]))) == np.uint64(0):
+            above_free = i >= np.int64(state[DOWN + p]) or (
+                stuck & _bit(np.int64(state[base + i + 1]))) == np.uint64(0)
+            if above_free:                         # face up, or face down under a released card
                 if empty_ok and _RANK[x] == 13:
                     free = True
                 elif (_PARENTS[x] & ~home_mask & ~locked) != np.uint64(0):
                     free = True
                 else:
                     lo = (low >> (8 * (x // 13))) & 255
-                    free = lo >= x or (locked & (_bit(x) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))) == np.uint64(0)
+                    lower = (_bit(x) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))
+                    free = lo >= x or (locked & lower) == np.uint64(0)
             if free:
                 stuck &= ~_bit(x)
                 locked &= ~_bit(np.int64(state[base + i - 1]))
@@ -343,8 +346,8 @@ def dead_end_sweep(state):
     any continuation and the first move in it where a member y of S leaves the card under it.
     Before that move every member of S lies where it did, so every locked card is covered: not
     a pile top, not home.  If y is face down and stuck because the stuck card directly on it,
-    a member of S, still lies there, y is covered and cannot move -- contradiction.  Otherwise every exit of y needs a locked
-    card as a pile top or at home -- contradiction.  So no member of S ever leaves the card
+    a member of S, still lies there, y is covered and cannot move -- contradiction.  Otherwise
+    every exit of y needs a locked card as a pile top or at home -- contradiction.  So no member of S ever leaves the card
     under it, that card never goes home, and the game is not won.  A win under aisleriot rules
     is a win under open rules, so the test is sound in both modes.
 
@@ -714,8 +717,9 @@ def _store_terms(state, p):
     t1 = _term1(state, p)
     t2 = _term2(state, p)
     for k in range(4):
-        state[PILE_H1 + 4 * p + k] = np.int16(np.int64((t1 >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
-        state[PILE_H2 + 4 * p + k] = np.int16(np.int64((t2 >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
+        shift = np.uint64(16 * k)
+        state[PILE_H1 + 4 * p + k] = np.int16(np.int64((t1 >> shift) & np.uint64(0xFFFF)) - 32768)
+        state[PILE_H2 + 4 * p + k] = np.int16(np.int64((t2 >> shift) & np.uint64(0xFFFF)) - 32768)
 
 
 @jit
@@ -886,9 +890,10 @@ def solver_root(array):
 def _probe(root, max_nodes, timeout, max_memory_mb, rules):
     """Randomized restarts before the complete search: the solvable deals DFS finds hard are
     mostly heavy-tailed -- a different order of near-equal children solves them in a few
-    hundred nodes (seeds 1-1000: 29 of the 53 deals undecided at 10 s are solved this way,
-    all within 216,000 probe nodes) -- so up to PROBES depth-first searches of PROBE_NODES
-    nodes each, salt 1, 2, ..., run first, on at most PROBE_SHARE of the limits.
+    hundred nodes (seeds 1-1000: about 30 of the 53 deals undecided at 10 s without probes
+    are solved this way, within 216,000 probe nodes) -- so up to PROBES depth-first searches
+    of PROBE_NODES nodes each, salt 1, 2, ..., run first, on at most PROBE_SHARE of the
+    limits.
 
     Each probe is a complete search cut by a node budget: a probe that exhausts the space
     proves the deal unsolvable (in open mode, hence in both).  In aisleriot mode a probe's
@@ -901,11 +906,10 @@ def _probe(root, max_nodes, timeout, max_memory_mb, rules):
     secs_cap = None if timeout is None else timeout * PROBE_SHARE
     runner = DFS(PLUGS["open"], Limits(PROBE_NODES, None, max_memory_mb))
     spent = 0
-    salt = 0
-    while spent + PROBE_NODES <= nodes_cap:
-        if secs_cap is not None and time.perf_counter() - t0 >= secs_cap:
+    for salt in range(1, PROBES + 1):
+        if spent + PROBE_NODES > nodes_cap or (
+                secs_cap is not None and time.perf_counter() - t0 >= secs_cap):
             break
-        salt += 1
         root[SALT] = salt
         r = runner.reset(Limits(PROBE_NODES, None, max_memory_mb)).run(root)
         spent += r.nodes_expanded
@@ -915,6 +919,8 @@ def _probe(root, max_nodes, timeout, max_memory_mb, rules):
             r.seconds = time.perf_counter() - t0
             root[SALT] = 0
             return r, spent
+        if r.limit == "memory":
+            break                          # the complete search reports the memory limit
     root[SALT] = 0
     return None, spent
 

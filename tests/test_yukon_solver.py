@@ -58,6 +58,8 @@ def test_tiny_limits_give_unknown():
     assert r.verdict == "unknown" and r.limit == "nodes" and r.moves == []
     r = ys.solve(12, timeout=1e-9, rules="open")  # timeout checked per node chunk
     assert r.verdict == "unknown" and r.limit == "seconds"
+    r = ys.solve(72, max_memory_mb=0.01)          # not even the probes' arrays fit
+    assert r.verdict == "unknown" and r.limit == "memory"
     with pytest.raises(AssertionError):
         r.verify()
 
