@@ -129,6 +129,7 @@ W_OUT, W_DOWN, W_BAD, W_BURIED, W_KING, W_EMPTY = 6, 10, 2, 1, 3, 2
 # probe, at most PROBES of them, and at most PROBE_SHARE of a time or node limit on them.
 NOISE_SCALE, NOISE_AMP = 8, 128
 PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
+LEAD_NODES = 20000          # complete-search nodes before the probes (see _search)
 
 # solver state = the rules state, then one word, the probe's salt (0: no noise), then each
 # pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), kept up to
@@ -195,8 +196,8 @@ def _bit(c):
 def _exit_open(x, home, locked, empty_ok):
     """Could card ``x`` leave the card it sits on, given ``locked`` cards can never be pile
     tops or home?  Exits: a parent (other colour, one rank higher) not home and not locked; its
-    foundation (every lower card of its suit not locked); for a King, an empty pile if
-    ``empty_ok`` (see :func:`dead_end`)."""
+    foundation (``x`` itself not locked -- only a top card goes home -- and every lower card of
+    its suit not locked); for a King, an empty pile if ``empty_ok`` (see :func:`dead_end`)."""
     r = _rank(x)
     if r == 13 and empty_ok:
         return True
@@ -209,6 +210,8 @@ def _exit_open(x, home, locked, empty_ok):
             return True
         if home[s2] < r + 1 and (locked & _bit(s2 * 13 + r)) == np.uint64(0):
             return True
+    if (locked & _bit(x)) != np.uint64(0):
+        return False                            # home takes a top card only
     s = x // 13
     lo = s * 13 + home[s]                       # the lower cards not home: lo .. x-1
     if lo >= x:
@@ -311,7 +314,8 @@ def _dead_end(state, scratch):
                 else:
                     lo = (low >> (8 * (x // 13))) & 255
                     lower = (_bit(x) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))
-                    free = lo >= x or (locked & lower) == np.uint64(0)
+                    free = (locked & _bit(x)) == np.uint64(0) and (
+                        lo >= x or (locked & lower) == np.uint64(0))   # home: x must be a top
             if free:
                 stuck &= ~_bit(x)
                 locked &= ~_bit(np.int64(state[base + i - 1]))
@@ -347,8 +351,10 @@ def dead_end_sweep(state):
     Before that move every member of S lies where it did, so every locked card is covered: not
     a pile top, not home.  If y is face down and stuck because the stuck card directly on it,
     a member of S, still lies there, y is covered and cannot move -- contradiction.  Otherwise
-    every exit of y needs a locked card as a pile top or at home -- contradiction.  So no member of S ever leaves the card
-    under it, that card never goes home, and the game is not won.  A win under aisleriot rules
+    every exit of y needs a locked card as a pile top or at home -- contradiction; this
+    includes y itself for the foundation exit, since only a top card goes home and a locked y
+    has a member of S lying on it.  So no member of S ever leaves the card under it, that
+    card never goes home, and the game is not won.  A win under aisleriot rules
     is a win under open rules, so the test is sound in both modes.
 
     Kings: the empty-pile exit counts only if ``empty_ok``: some pile is empty, or some pile's
@@ -935,13 +941,27 @@ def _search(start, method, max_nodes, timeout, max_memory_mb, rules):
     root = solver_root(start)
     if method != "dfs":
         return _runner(method, rules, Limits(max_nodes, timeout, max_memory_mb)).run(root)
-    probed, used = _probe(root, max_nodes, timeout, max_memory_mb, rules)
-    if probed is not None:
-        return probed
-    nodes, secs = _remaining(max_nodes, timeout, t0, used)
-    first = _runner(method, "open", Limits(nodes, secs, max_memory_mb)).run(root)
-    first.nodes_expanded += used
-    first.seconds = time.perf_counter() - t0
+    # the complete search starts first for LEAD_NODES (most proofs are short), pauses for the
+    # probes, then resumes where it stopped (its arrays keep the whole search state)
+    lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
+    complete = _runner(method, "open", Limits(lead, timeout, max_memory_mb))
+    first = complete.run(root)
+    if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
+        if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
+            return first
+    else:
+        nodes, secs = _remaining(max_nodes, timeout, t0, first.nodes_expanded)
+        probed, used = _probe(root, nodes, secs, max_memory_mb, rules)
+        if probed is not None:
+            probed.nodes_expanded += first.nodes_expanded
+            probed.seconds = time.perf_counter() - t0
+            return probed
+        nodes, secs = _remaining(max_nodes, timeout, t0, first.nodes_expanded + used)
+        complete.limits = Limits(None if nodes is None else first.nodes_expanded + nodes, secs,
+                                 max_memory_mb)
+        first = complete.run(root)                     # resumes
+        first.nodes_expanded += used
+        first.seconds = time.perf_counter() - t0
     if rules == "open" or first.verdict == UNSOLVABLE or (
             first.verdict == SOLVED and never_lost(start, first.moves)):
         return first

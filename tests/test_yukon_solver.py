@@ -89,7 +89,7 @@ def test_constructed_deadlock_is_unsolvable():
         assert r.verdict == "unsolvable" and r.rules == rules
 
 
-@pytest.mark.parametrize("seed", [14, 67])
+@pytest.mark.parametrize("seed", [67, 105])
 def test_real_deal_proven_unsolvable_by_search(seed):
     """These deals need a real search to refute (the root is no dead end); both modes agree."""
     assert not ys.dead_end(GAME.deal(seed).array)
@@ -99,10 +99,13 @@ def test_real_deal_proven_unsolvable_by_search(seed):
         assert r.nodes_expanded > 100 and r.limit == ""
 
 
-def test_root_dead_end_seed():
-    """Seed 8: a blocker has no exit at the deal, so both modes are refuted without search."""
-    assert ys.dead_end(GAME.deal(8).array)
-    assert ys.solve(8).verdict == ys.solve(8, rules="open").verdict == "unsolvable"
+@pytest.mark.parametrize("seed", [8, 14])
+def test_root_dead_end_seed(seed):
+    """A blocker has no exit at the deal, so both modes are refuted without search.  Seed 14
+    needed a search before the foundation exit required the card itself to be free (a card
+    with a stuck card on it cannot go home)."""
+    assert ys.dead_end(GAME.deal(seed).array)
+    assert ys.solve(seed).verdict == ys.solve(seed, rules="open").verdict == "unsolvable"
 
 
 def test_safe_home_rule_ace_forced_two_not():
@@ -285,9 +288,9 @@ def test_rule5_drops_exactly_the_idle_lateral_moves():
 
 
 def test_open_first_decides_aisleriot_mode():
-    """Seed 41: refuted by the dead-end test; seed 14 needs a search.  Aisleriot mode gives the
+    """Seed 41: refuted by the dead-end test; seed 67 needs a search.  Aisleriot mode gives the
     open-mode verdict without a second search (same node count as the open search)."""
-    for seed in (14, 41):
+    for seed in (67, 41):
         ro, ra = ys.solve(seed, rules="open"), ys.solve(seed)
         assert ro.verdict == ra.verdict == "unsolvable"
         assert ra.nodes_expanded == ro.nodes_expanded
@@ -373,7 +376,7 @@ def test_probe_solutions_replay(seed):
     for rules in ("open", "aisleriot"):
         r = ys.solve(seed, rules=rules, timeout=30)
         assert r.verdict == "solved" and r.verify() is True
-        assert r.nodes_expanded < ys.PROBES * ys.PROBE_NODES
+        assert r.nodes_expanded < ys.LEAD_NODES + ys.PROBES * ys.PROBE_NODES
 
 
 def test_stored_hash_terms_match_recomputed_hashes():
