@@ -227,16 +227,13 @@ for _c in range(52):
         for _s in ((0, 3) if _c // 13 in (1, 2) else (1, 2)):
             _PARENTS[_c] |= np.uint64(1) << np.uint64(_s * 13 + _c % 13 + 1)
 # natural children of each card (the two cards of the other colour, one rank lower)
-_PARENTS_OF_CHILDREN = np.zeros(52, np.uint64)
+_CHILDREN = np.zeros(52, np.uint64)
 for _c in range(52):
     _m = int(_PARENTS[_c])
     for _p in range(52):
         if _m >> _p & 1:
-            _PARENTS_OF_CHILDREN[_p] |= np.uint64(1) << np.uint64(_c)
+            _CHILDREN[_p] |= np.uint64(1) << np.uint64(_c)
 del _c, _s, _m, _p
-_RANK = np.array([c % 13 + 1 for c in range(52)], np.int64)
-_RED = np.array([1 if c // 13 in (1, 2) else 0 for c in range(52)], np.int64)
-_SUIT_SHIFT = np.array([4 * (c // 13) for c in range(52)], np.int64)
 
 
 @jit
@@ -307,7 +304,7 @@ def _dead_end(state, scratch):
             above_free = i >= np.int64(state[DOWN + p]) or (
                 stuck & _bit(np.int64(state[base + i + 1]))) == np.uint64(0)
             if above_free:                         # face up, or face down under a released card
-                if empty_ok and _RANK[x] == 13:
+                if empty_ok and _rank(x) == 13:
                     free = True
                 elif (_PARENTS[x] & ~home_mask & ~locked) != np.uint64(0):
                     free = True
@@ -534,9 +531,9 @@ def _idle_lateral_move(state, s, k, face_up):
         return False                      # u face down, absent, or not the lowest face-up card
     c = np.int64(state[base + i])
     u = np.int64(state[base + i - 1])
-    if _home_height(state, u // 13) + 1 == _RANK[u]:
+    if _home_height(state, u // 13) + 1 == _rank(u):
         return False                      # u can go home right after
-    return ((_PARENTS_OF_CHILDREN[u] & ~_bit(c)) | _PARENTS[u]) & face_up == np.uint64(0)
+    return ((_CHILDREN[u] & ~_bit(c)) | _PARENTS[u]) & face_up == np.uint64(0)
 
 
 @jit
@@ -790,7 +787,6 @@ def heuristic(state):
     buried = 0
     kings = 0
     empty = 0
-    mix = np.uint64(0)
     for p in range(N_PILES):
         n = np.int64(state[HEIGHT + p])
         dn = np.int64(state[DOWN + p])
@@ -800,8 +796,8 @@ def heuristic(state):
         base = TAB + p * CAP
         for i in range(n):
             c = np.int64(state[base + i])
-            r = _RANK[c]
-            if ((need >> _SUIT_SHIFT[c]) & 15) == r:
+            r = _rank(c)
+            if ((need >> (4 * (c // 13))) & 15) == r:
                 buried += n - 1 - i
             if i > 0 and r == 13:
                 kings += 1
@@ -814,18 +810,28 @@ def heuristic(state):
                 bad += 1
             else:
                 u = np.int64(state[base + i - 1])
-                if _RED[u] == _RED[c] or _RANK[u] != r + 1:
+                if _red(u) == _red(c) or _rank(u) != r + 1:
                     bad += 1
-        top = np.int64(state[base + n - 1]) if n > 0 else 63
-        mix = mix * np.uint64(0x9E3779B97F4A7C15) + np.uint64(n << 12 | dn << 6 | top)
     h = np.int64(W_OUT * out + W_DOWN * down + W_BAD * bad + W_BURIED * buried
                  + W_KING * kings - W_EMPTY * empty)
     salt = np.int64(state[SALT]) if state.shape[0] > SALT else 0
     if salt == 0:
         return h
-    noise = np.int64(_splitmix(mix ^ (np.uint64(salt) * np.uint64(0xD1B54A32D192ED03)))
-                     >> np.uint64(40)) % NOISE_AMP
-    return NOISE_SCALE * h + noise
+    return NOISE_SCALE * h + _noise(state, salt)
+
+
+@jit
+def _noise(state, salt):
+    """A probe's tie-break term, below NOISE_AMP: the salt mixed with each pile's height,
+    face-down count and top card."""
+    mix = np.uint64(0)
+    for p in range(N_PILES):
+        n = np.int64(state[HEIGHT + p])
+        top = np.int64(state[TAB + p * CAP + n - 1]) if n > 0 else 63
+        word = n << 12 | np.int64(state[DOWN + p]) << 6 | top
+        mix = mix * np.uint64(0x9E3779B97F4A7C15) + np.uint64(word)
+    return np.int64(_splitmix(mix ^ (np.uint64(salt) * np.uint64(0xD1B54A32D192ED03)))
+                    >> np.uint64(40)) % NOISE_AMP
 
 
 @jit
