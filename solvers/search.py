@@ -320,7 +320,6 @@ class _Run:
         self.keys, self.vals = new_table(table_capacity)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         self.buf = np.empty(plug.max_moves, dtype=np.int32)
-        self.tmp = np.empty(plug.state_size, dtype=np.int16)
         self.peak = 0
 
     def _arrays(self):
@@ -434,6 +433,7 @@ class BestFirst(_Run):
     def __init__(self, plug, limits, weights=(1, 1), table_capacity=1 << 14, pool=1 << 14):
         super().__init__(plug, limits, table_capacity)
         self.wg, self.wh = (int(w) for w in weights)
+        self.tmp = np.empty(plug.state_size, dtype=np.int16)
         self._alloc_pool(pool)
 
     def _alloc_pool(self, size, old=None):
