@@ -7,8 +7,13 @@ A game plugs in through a :class:`GamePlug` of small Numba kernels with fixed si
     won(state) -> int64                        1 when won
     hash1(state), hash2(state) -> uint64       two independent canonical hashes (see solvers.table)
     heuristic(state) -> int64                  lower is closer to a win; orders DFS children,
-                                               is ``h`` of best-first
+                                               is ``h`` of best-first; DEAD_END or more: a
+                                               proven dead end (no win below it)
     cost(parent, child, move int32) -> int64   step cost (Freecell: atomic single-card moves)
+    child_hashes(state, move int32, out uint64[::1], at int64) -> None
+                                               optional: hash1, hash2 of the child into
+                                               out[at], out[at+1] without building it, so
+                                               depth-first builds only unseen children
 
 States are 1-D ``int16`` arrays, moves ``int32`` codes (:mod:`rules.moves`).  The core owns the
 searches; the game owns rules, canonical form, ordering and pruning.
@@ -64,6 +69,7 @@ WON_T = types.FunctionType(types.int64(_S))
 HASH_T = types.FunctionType(types.uint64(_S))
 HEUR_T = types.FunctionType(types.int64(_S))
 COST_T = types.FunctionType(types.int64(_S, _S, types.int32))
+CHILD_HASHES_T = types.FunctionType(types.none(_S, types.int32, types.uint64[::1], types.int64))
 
 
 def _typed_jit(*argtypes):
@@ -72,6 +78,12 @@ def _typed_jit(*argtypes):
 
 # kernel return codes
 EXHAUSTED, FOUND, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4
+
+# A heuristic value at least DEAD_END says the game proved no win is reachable from the
+# position (Yukon's dead_end).  The searches then keep it in the table as seen but never list
+# or expand it: the proof is checked once, when the child is generated and scored anyway,
+# instead of expanding a leaf that has no moves.
+DEAD_END = np.int64(1) << np.int64(60)
 
 # ctl (int64 control array) slots
 C_SP, C_NODES, C_STORED, C_INIT, C_WIN_MOVE, C_HEAP, C_POOL, C_WIN_NODE = range(8)
@@ -98,10 +110,19 @@ class _Fn(WrapperAddressProtocol):
         return self._sig
 
 
+@jit
+def _no_child_hashes(state, move, out, at):
+    """Stand-in for a game without ``child_hashes`` (never called: the flag is off)."""
+
+
 class GamePlug:
     """The kernels a game gives the core, plus its move-buffer size (a proven bound)."""
 
-    def __init__(self, legal, apply, won, hash1, hash2, heuristic, cost, max_moves, state_size):
+    def __init__(self, legal, apply, won, hash1, hash2, heuristic, cost, max_moves, state_size,
+                 child_hashes=None):
+        self.has_child_hashes = int(child_hashes is not None)
+        self.child_hashes = _Fn(_no_child_hashes if child_hashes is None else child_hashes,
+                                CHILD_HASHES_T)
         self.legal = _Fn(legal, LEGAL_T)
         self.apply = _Fn(apply, APPLY_T)
         self.won = _Fn(won, WON_T)
@@ -123,27 +144,33 @@ def _copy(dst, src):
 # ---- depth-first ---------------------------------------------------------------------------
 @jit
 def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-            legal, apply, won, hash1, hash2, heur):
+            legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
     """List the unseen children of depth ``d`` ordered by heuristic; True if one is won.
 
     Children are entered in the table as they are generated (not when they are entered), so
     a child is hashed and looked up once: each one listed is expanded later unless a win
     comes first, so the search stays complete, and a position reached again deeper down
-    before its turn is simply left to its first parent.  Two passes: all children are built
-    and hashed first (``kids``, ``kh``) with their table slots prefetched, then entered and
-    scored, so the cache misses of a large table overlap instead of queueing."""
+    before its turn is simply left to its first parent.  Two passes: all children are hashed
+    first (``kh``) with their table slots prefetched, then entered and scored, so the cache
+    misses of a large table overlap instead of queueing.  With ``child_hashes`` only the
+    unseen children are built (most children in a hard proof are positions seen before);
+    without, all are built (``kids``) in the first pass."""
     parent = st_states[d]
     n = legal(parent, buf)
     for i in range(n):
-        kid = kids[i]
-        _copy(kid, parent)
-        apply(kid, buf[i])
-        if won(kid) != 0:
-            ctl[C_WIN_MOVE] = buf[i]
-            return True
-        h1 = fix_h1(hash1(kid))
+        if has_child_hashes != 0:
+            child_hashes(parent, buf[i], kh, 2 * i)
+            h1 = fix_h1(kh[2 * i])
+        else:
+            kid = kids[i]
+            _copy(kid, parent)
+            apply(kid, buf[i])
+            if won(kid) != 0:
+                ctl[C_WIN_MOVE] = buf[i]
+                return True
+            h1 = fix_h1(hash1(kid))
+            kh[2 * i + 1] = hash2(kid)
         kh[2 * i] = h1
-        kh[2 * i + 1] = hash2(kid)
         tt_prefetch(keys, h1)
     cnt = 0
     for i in range(n):
@@ -151,7 +178,15 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
             continue
         ctl[C_STORED] += 1
         m = buf[i]
+        if has_child_hashes != 0:
+            _copy(kids[i], parent)
+            apply(kids[i], m)
+            if won(kids[i]) != 0:      # a won position is always new: the search stops there
+                ctl[C_WIN_MOVE] = m
+                return True
         s = heur(kids[i])
+        if s >= DEAD_END:
+            continue
         # stable insertion sort by score
         j = cnt
         while j > 0 and scores[j - 1] > s:
@@ -170,9 +205,9 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
 @_typed_jit(_S, types.uint64[::1], types.int64[::1], types.int16[:, ::1], types.int32[:, ::1],
             types.int64[::1], types.int64[::1], types.int32[::1], types.int16[:, ::1],
             types.uint64[::1], types.int64[::1], types.int64, LEGAL_T, APPLY_T, WON_T, HASH_T,
-            HASH_T, HEUR_T)
+            HASH_T, HEUR_T, CHILD_HASHES_T, types.int64)
 def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, kh, scores,
-               budget, legal, apply, won, hash1, hash2, heur):
+               budget, legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
     """Depth-first search with ordered children and a visited table; resumable.
 
     Returns FOUND (path: ``st_moves[k, st_idx[k]-1]`` for k < ctl[C_SP], then
@@ -191,8 +226,11 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
         if won(root) != 0:
             ctl[C_WIN_MOVE] = -1
             return FOUND
+        if heur(root) >= DEAD_END:
+            ctl[C_SP] = -1
+            return EXHAUSTED
         if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur):
+                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
             return FOUND
     stop = ctl[C_NODES] + budget
     while ctl[C_SP] >= 0:
@@ -213,7 +251,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
         apply(child, m)
         ctl[C_SP] = d + 1
         if _expand(d + 1, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur):
+                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
             return FOUND
     return EXHAUSTED
 
@@ -249,6 +287,8 @@ def best_first_kernel(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode
         if won(root) != 0:
             ctl[C_WIN_NODE] = 0
             return FOUND
+        if heur(root) >= DEAD_END:
+            return EXHAUSTED
         ctl[C_HEAP] = heap_push(hkey, hnode, 0, np.int64(0), np.int32(0))
     stop = ctl[C_NODES] + budget
     while ctl[C_HEAP] > 0:
@@ -293,6 +333,8 @@ def best_first_kernel(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode
                 ctl[C_WIN_NODE] = k
                 return FOUND
             h = heur(child)
+            if h >= DEAD_END:
+                continue
             key = (wg * gc + wh * h) * 4096 + max(0, min(h, 4095))
             ctl[C_HEAP] = heap_push(hkey, hnode, ctl[C_HEAP], key, np.int32(k))
     return EXHAUSTED
@@ -419,7 +461,8 @@ class DFS(_Run):
         p = self.plug
         return dfs_kernel(root, self.keys, self.ctl, self.st_states, self.st_moves, self.st_cnt,
                           self.st_idx, self.buf, self.kids, self.kh, self.scores, budget,
-                          p.legal, p.apply, p.won, p.hash1, p.hash2, p.heuristic)
+                          p.legal, p.apply, p.won, p.hash1, p.hash2, p.heuristic,
+                          p.child_hashes, p.has_child_hashes)
 
     def _path(self):
         sp = int(self.ctl[C_SP])

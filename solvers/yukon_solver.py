@@ -44,8 +44,10 @@ Pruning (in ``legal``), each with the argument that it never loses a solution:
    long as it stays put, so a winning line may need ``c`` kept back while it makes lateral
    moves the hint alone would call LOST.  There the heuristic merely tends to try it first.
 3. *Dead ends* (both modes): :func:`dead_end` finds a card that provably stays covered for ever
-   (argument in its docstring); such a position gets no moves.  A win in aisleriot mode is
-   a win in open mode, so a test that holds for open mode holds for both.
+   (argument in its docstring); such a position gets no moves (the search plugs test it in
+   their heuristic, which makes the core skip the position, see
+   :data:`solvers.search.DEAD_END`).  A win in aisleriot mode is a win in open mode, so a
+   test that holds for open mode holds for both.
 4. *Reversible lateral moves* (a group moved between two piles and back) are not pruned; the
    transposition table removes the repeats.
 5. *Idle lateral moves* (open mode only).  A lateral move t takes a group whose deepest card
@@ -105,6 +107,10 @@ nodes with it, 15.7M with :func:`dead_end_basic` or none).
 import time
 
 import numpy as np
+from llvmlite import ir
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from rules import yukon as yk
 from rules._jit import jit
@@ -113,7 +119,7 @@ from rules.game import Outcome
 from rules.moves import DRAG, Move
 from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, replay_with_referee
-from .search import BestFirst, DFS, GamePlug, Limits
+from .search import DEAD_END, BestFirst, DFS, GamePlug, Limits
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 TAB, CAP, HEIGHT, DOWN, FOUND = yk.TAB, yk.CAP, yk.HEIGHT, yk.DOWN, yk.FOUND
@@ -236,92 +242,116 @@ for _c in range(52):
 del _c, _s, _m, _p
 
 
+# bit masks over the 52 cards (card = 13*suit + rank - 1; suits c d h s, so 1 and 2 are red)
+_RANKS = np.uint64(0x1FFF)
+_SUIT_MASKS = np.array([_RANKS << np.uint64(13 * s) for s in range(4)], np.uint64)
+_KINGS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
+# lowest set bit -> its index, by de Bruijn multiplication
+_DEBRUIJN = np.uint64(0x022FDD63CC95386D)
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((int(_DEBRUIJN) << _i) & (2 ** 64 - 1)) >> 58] = _i
+del _i
+
+
+@jit
+def _lowest_bit_index(low):
+    """Index of the single set bit of ``low``."""
+    return _DEBRUIJN_INDEX[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
+
+
+@jit
+def _with_open_parent(available):
+    """Cards with a parent (other colour, one rank higher) among ``available``: each colour's
+    available ranks, shifted one rank down, copied into both suits of the other colour."""
+    black = ((available & _RANKS) | ((available >> np.uint64(39)) & _RANKS)) >> np.uint64(1)
+    red = (((available >> np.uint64(13)) | (available >> np.uint64(26))) & _RANKS) >> np.uint64(1)
+    return (black << np.uint64(13)) | (black << np.uint64(26)) | red | (red << np.uint64(39))
+
+
+@jit
+def _home_open(home_mask, locked):
+    """Cards that could go home as far as ``locked`` cards allow: not home, and neither the card
+    nor any lower card of its suit still out is locked."""
+    out = np.uint64(0)
+    for s in range(4):
+        out_of_suit = _SUIT_MASKS[s] & ~home_mask
+        m = locked & out_of_suit
+        if m == np.uint64(0):
+            out |= out_of_suit
+        else:
+            out |= ((m & (~m + np.uint64(1))) - np.uint64(1)) & out_of_suit
+    return out
+
+
+@intrinsic
+def _stack_scratch(typingctx):
+    """Pointer to 64 int32 on the calling kernel's stack, valid until it returns: scratch for
+    :func:`dead_end`, which runs once per generated position and so must not allocate."""
+    def codegen(context, builder, signature, args):
+        return cgutils.alloca_once(builder, ir.IntType(32), size=64)
+    return types.CPointer(types.int32)(), codegen
+
+
 @jit
 def dead_end(state):
     """True when some card provably stays covered for ever, so no win is reachable.
 
-    The fixpoint and its proof are :func:`dead_end_sweep`'s; this computes the same fixpoint on
-    52-bit card masks with a shrinking list of stuck blockers (the release conditions are
-    monotone -- fewer locked or stuck cards only open exits -- so the order of releases does
-    not change the result; a test compares the two on many positions).
+    The fixpoint and its proof are :func:`dead_end_sweep`'s; this computes the same fixpoint
+    on 52-bit card masks, releasing every free blocker of a round at once (the release
+    conditions are monotone -- fewer locked or stuck cards only open exits -- so releasing in
+    rounds reaches the same greatest fixpoint; a test compares the two on many positions).
+    Masks: ``stuck`` the stuck blockers, ``locked`` the cards directly under them, ``down``
+    the face-down cards, ``bottoms`` the pile bottoms; ``under`` maps a blocker to the card
+    under it.  A face-down card is locked exactly when the card on it is stuck, which is the
+    sweep's "face down under a stuck card".
     """
-    return _dead_end(state, np.empty(52, np.int32))
-
-
-@jit
-def _dead_end(state, scratch):
-    """:func:`dead_end` with caller-owned scratch (>= 51 entries: one per blocker, and a
-    tableau of at most 52 cards in at least one pile has at most 51), so the search's move
-    buffer serves and nothing is allocated per node."""
-    home_mask = np.uint64(0)                   # cards on the foundations
-    low = np.int64(0)                          # byte s: lowest card of suit s not home
+    under = carray(_stack_scratch(), 64)
+    home_mask = np.uint64(0)
     for suit in range(4):
         hh = _home_height(state, suit)
-        low |= (suit * 13 + hh) << (8 * suit)
         home_mask |= ((np.uint64(1) << np.uint64(hh)) - np.uint64(1)) << np.uint64(suit * 13)
-    n_cand = 0                                 # stuck blockers, as 64*pile + index, top first
     locked = np.uint64(0)
     stuck = np.uint64(0)
+    down = np.uint64(0)
+    bottoms = np.uint64(0)
     empty_pile = False
     for p in range(N_PILES):
         h = np.int64(state[HEIGHT + p])
         if h == 0:
             empty_pile = True
+            continue
         base = TAB + p * CAP
-        for i in range(h - 1, 0, -1):          # top down: a release above helps below
-            locked |= _bit(np.int64(state[base + i - 1]))
-            stuck |= _bit(np.int64(state[base + i]))
-            scratch[n_cand] = 64 * p + i
-            n_cand += 1
-    changed = True
-    while changed and n_cand > 0:
-        changed = False
-        empty_ok = empty_pile
-        p = 0
-        while not empty_ok and p < N_PILES:    # could a pile become empty (dead_end_sweep)?
-            h = np.int64(state[HEIGHT + p])
-            base = TAB + p * CAP
-            b = np.int64(state[base])
-            under_stuck = h >= 2 and (stuck & _bit(np.int64(state[base + 1]))) != np.uint64(0)
-            p += 1
-            if under_stuck and np.int64(state[DOWN + p - 1]) > 0:
-                continue                            # face down for ever
-            parent_open = (_PARENTS[b] & ~home_mask & ~locked) != np.uint64(0)
-            if under_stuck:                         # leaves only as a group, onto a parent
-                empty_ok = parent_open
-            else:
-                lo = (low >> (8 * (b // 13))) & 255
-                empty_ok = parent_open or lo >= b or (
-                    locked & (_bit(b) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))) == np.uint64(0)
-        keep = 0
-        for j in range(n_cand):
-            code = np.int64(scratch[j])
-            p = code >> 6
-            i = code & 63
-            base = TAB + p * CAP
-            x = np.int64(state[base + i])
-            free = False
-            above_free = i >= np.int64(state[DOWN + p]) or (
-                stuck & _bit(np.int64(state[base + i + 1]))) == np.uint64(0)
-            if above_free:                         # face up, or face down under a released card
-                if empty_ok and _rank(x) == 13:
-                    free = True
-                elif (_PARENTS[x] & ~home_mask & ~locked) != np.uint64(0):
-                    free = True
-                else:
-                    lo = (low >> (8 * (x // 13))) & 255
-                    lower = (_bit(x) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))
-                    free = (locked & _bit(x)) == np.uint64(0) and (
-                        lo >= x or (locked & lower) == np.uint64(0))   # home: x must be a top
-            if free:
-                stuck &= ~_bit(x)
-                locked &= ~_bit(np.int64(state[base + i - 1]))
-                changed = True
-            else:
-                scratch[keep] = code
-                keep += 1
-        n_cand = keep
-    return n_cand > 0
+        below = np.int64(state[base])
+        bottoms |= _bit(below)
+        for i in range(1, h):
+            c = np.int64(state[base + i])
+            locked |= _bit(below)
+            stuck |= _bit(c)
+            under[c] = below
+            below = c
+        for i in range(np.int64(state[DOWN + p])):
+            down |= _bit(np.int64(state[base + i]))
+    while stuck != np.uint64(0):
+        open_parent = _with_open_parent(~home_mask & ~locked)
+        home_open = _home_open(home_mask, locked)
+        covered_down = down & locked               # face down under a stuck card: never moves
+        empty_ok = empty_pile or (bottoms & open_parent & ~covered_down) != np.uint64(0) or (
+            bottoms & home_open) != np.uint64(0)
+        exits = open_parent | home_open
+        if empty_ok:
+            exits |= _KINGS
+        free = stuck & exits & ~covered_down
+        if free == np.uint64(0):
+            return True
+        while free != np.uint64(0):    # exits only grow, so this round's stay open: release
+            stuck &= ~free             # down the face-down cards before recomputing them
+            while free != np.uint64(0):
+                low = free & (~free + np.uint64(1))
+                free ^= low
+                locked &= ~_bit(np.int64(under[_lowest_bit_index(low)]))
+            free = stuck & exits & ~(down & locked)
+    return False
 
 
 @jit
@@ -602,11 +632,12 @@ def solver_moves(state, buf):
 @jit
 def _legal(state, buf, mode):
     """Solver moves; ``mode`` bit 0: open rules; bit 2: reference search for the tests (no
-    dead-end test, no safe-home rule, no rule 5)."""
+    dead-end test, no safe-home rule, no rule 5); bit 3: the search plugs, whose heuristic
+    tests dead ends (so ``legal`` need not)."""
     open_mode = mode & 1
     if open_mode == 0 and yk.status(state) != ONGOING:
         return np.int64(0)  # LOST: Aisleriot ends the game here
-    if mode & 4 == 0 and _dead_end(state, buf):
+    if mode & 12 == 0 and dead_end(state):
         return np.int64(0)  # no win reachable (proof in dead_end)
     n = solver_moves(state, buf)
     face_up = _face_up_mask(state) if open_mode != 0 and mode & 4 == 0 else np.uint64(0)
@@ -646,6 +677,16 @@ def legal_aisleriot(state, buf):
 @jit
 def legal_open(state, buf):
     return _legal(state, buf, 1)
+
+
+@jit
+def legal_aisleriot_search(state, buf):
+    return _legal(state, buf, 8)     # dead ends: the search plug's heuristic checks them
+
+
+@jit
+def legal_open_search(state, buf):
+    return _legal(state, buf, 9)
 
 
 @jit
@@ -741,6 +782,75 @@ def store_all_terms(state):
 
 
 @jit
+def _virtual_terms(state, base, keep, extra_at, extra_n, down):
+    """:func:`_term1` and :func:`_term2` of a pile that is not built: its first ``keep``
+    cards from ``base``, then ``extra_n`` cards from ``extra_at``, ``down`` face down."""
+    n = keep + extra_n
+    x1 = np.uint64(0xCBF29CE484222325)
+    x1 = (x1 ^ np.uint64(down + 64 * n)) * np.uint64(0x100000001B3)
+    x2 = np.uint64(0x13198A2E03707344) + np.uint64(down) * np.uint64(977)
+    for i in range(0, n, 4):
+        if i + 4 <= keep:
+            w = _word(state, base + i)
+        else:
+            w = np.uint64(0)
+            for q in range(4):
+                j = i + q
+                if j < keep:
+                    v = np.int64(state[base + j])
+                elif j < n:
+                    v = np.int64(state[extra_at + j - keep])
+                else:
+                    v = np.int64(EMPTY)
+                w |= np.uint64(v & 0xFFFF) << np.uint64(16 * q)
+        x1 = (x1 ^ w) * np.uint64(0x100000001B3)
+        x2 = x2 * np.uint64(0x5851F42D4C957F2D) + w
+    return _splitmix(x1), _fmix(x2 + np.uint64(n))
+
+
+@jit
+def child_hashes(state, move, out, at):
+    """:func:`hash1` and :func:`hash2` of the position after ``move`` (a solver move) into
+    ``out[at]``, ``out[at + 1]``, without building it: only the source and destination piles
+    change, so their terms are computed from the parent's cards and the other piles' terms
+    are read from the solver state (a test checks equality with the built child)."""
+    s = ((move >> 16) & 0xFF) - 1
+    k = np.int64((move >> 8) & 0xFF)
+    d = move & 0xFF
+    hs = np.int64(state[HEIGHT + s])
+    base_s = TAB + s * CAP
+    keep = hs - k
+    down_s = np.int64(state[DOWN + s])
+    if keep > 0 and down_s >= keep:
+        down_s = keep - 1                     # the new top turns face up
+    s1, s2 = _virtual_terms(state, base_s, keep, 0, 0, down_s)
+    found = _found_key(state)
+    t = -1
+    if _is_foundation(d):
+        found += np.uint64(1) << np.uint64(4 * (np.int64(state[base_s + hs - 1]) // 13))
+    else:
+        t = d - 1
+        d1, d2 = _virtual_terms(state, TAB + t * CAP, np.int64(state[HEIGHT + t]),
+                                base_s + keep, k, np.int64(state[DOWN + t]))
+    acc = np.uint64(0)
+    s_acc = np.uint64(0x243F6A8885A308D3)
+    p_acc = np.uint64(1)
+    for p in range(N_PILES):
+        if p == s:
+            x1, x2 = s1, s2
+        elif p == t:
+            x1, x2 = d1, d2
+        else:
+            x1 = _stored(state, PILE_H1 + 4 * p)
+            x2 = _stored(state, PILE_H2 + 4 * p)
+        acc += x1
+        s_acc += _fmix(x2 ^ np.uint64(0xA4093822299F31D0))
+        p_acc *= x2 | np.uint64(1)
+    out[at] = _splitmix(acc ^ (found * np.uint64(0x9E3779B97F4A7C15)))
+    out[at + 1] = _fmix(_fmix(s_acc + found) + p_acc)
+
+
+@jit
 def hash1(state):
     """Piles as a multiset: the sum of per-pile terms (:func:`_term1`, read from the solver
     state's stored terms when it has them); foundations by suit."""
@@ -767,6 +877,17 @@ def hash2(state):
 
 @jit
 def heuristic(state):
+    """The search's heuristic: DEAD_END for a proven dead end (:func:`dead_end`; the searches
+    then never expand it), else :func:`score`.  Checking dead ends here, once per new
+    position, instead of in ``legal`` spares expanding the leaves: about half the positions a
+    hard proof generates are dead ends."""
+    if dead_end(state):
+        return DEAD_END
+    return score(state)
+
+
+@jit
+def score(state):
     """Lower is better: W_OUT*cards not home + W_DOWN*face-down cards + W_BAD*face-up cards not
     on their natural parent (opposite colour, one rank higher; a King at a pile's bottom is fine)
     + W_BURIED*cards on top of the next card each suit needs + W_KING*Kings not at a pile's
@@ -840,14 +961,14 @@ def cost(parent, child, move):
 
 
 PLUGS = {
-    "aisleriot": GamePlug(legal_aisleriot, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
-                          SOLVER_STATE_SIZE),
-    "open": GamePlug(legal_open, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
-                     SOLVER_STATE_SIZE),
+    "aisleriot": GamePlug(legal_aisleriot_search, apply, won, hash1, hash2, heuristic, cost,
+                          MAX_MOVES, SOLVER_STATE_SIZE, child_hashes),
+    "open": GamePlug(legal_open_search, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
+                     SOLVER_STATE_SIZE, child_hashes),
     # reference searches without the dead-end test (tests compare verdicts with them)
-    "aisleriot-plain": GamePlug(legal_aisleriot_plain, apply, won, hash1, hash2, heuristic, cost,
+    "aisleriot-plain": GamePlug(legal_aisleriot_plain, apply, won, hash1, hash2, score, cost,
                                 MAX_MOVES, SOLVER_STATE_SIZE),
-    "open-plain": GamePlug(legal_open_plain, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
+    "open-plain": GamePlug(legal_open_plain, apply, won, hash1, hash2, score, cost, MAX_MOVES,
                            SOLVER_STATE_SIZE),
 }
 

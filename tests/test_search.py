@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules._jit import jit
-from solvers.search import GamePlug, search
+from solvers.search import DEAD_END, GamePlug, search
 from solvers.table import heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
 
 N = 6
@@ -80,9 +80,31 @@ def toy_cost(parent, child, move):
     return np.int64(1)
 
 
-def plug(hash1=toy_hash1, hash2=toy_hash2):
-    return GamePlug(toy_legal, toy_apply, toy_won, hash1, hash2, toy_heuristic, toy_cost,
-                    MAX_MOVES, N)
+@jit
+def toy_child_hashes(state, move, out, at):
+    """toy_hash1/toy_hash2 of the rotated row, read through the rotation instead of built."""
+    h1 = np.uint64(14695981039346656037)
+    h2 = np.uint64(0)
+    for j in range(N):
+        src = j + 1 if move <= j < move + 2 else (move if j == move + 2 else j)
+        h1 = (h1 ^ np.uint64(state[src] + 1)) * np.uint64(1099511628211)
+        h2 = h2 * np.uint64(31) + np.uint64(state[src] + 7)
+    out[at] = h1
+    out[at + 1] = h2 * np.uint64(0x9E3779B97F4A7C15)
+
+
+@jit
+def toy_heuristic_marking(state):
+    """Marks every row starting with the largest token as a dead end (for the core's test:
+    the core must trust the mark, never expanding or passing through such a row)."""
+    if state[0] == N - 1:
+        return DEAD_END
+    return toy_heuristic(state)
+
+
+def plug(hash1=toy_hash1, hash2=toy_hash2, heuristic=toy_heuristic, child_hashes=None):
+    return GamePlug(toy_legal, toy_apply, toy_won, hash1, hash2, heuristic, toy_cost,
+                    MAX_MOVES, N, child_hashes)
 
 
 def replay(start, moves):
@@ -108,6 +130,61 @@ def test_solvable_starts_are_solved_and_replay(method, weights):
     for start in EVEN[::17]:
         r = search(plug(), np.array(start, np.int16), method, weights=weights)
         assert r.verdict == "solved", start
+        assert replay(start, r.moves)
+
+
+def test_child_hashes_change_nothing_but_the_work():
+    """A plug's child_hashes (children built only when unseen) gives the same search."""
+    for start in EVEN[::41] + ODD[::97]:
+        a = search(plug(), np.array(start, np.int16), "dfs")
+        b = search(plug(child_hashes=toy_child_hashes), np.array(start, np.int16), "dfs")
+        assert (a.verdict, a.moves, a.nodes_expanded) == (b.verdict, b.moves, b.nodes_expanded)
+        if a.verdict == "unsolvable":
+            assert a.states_stored == b.states_stored
+        else:   # the won child ends the expansion; siblings before it may already be stored
+            assert 0 <= b.states_stored - a.states_stored < MAX_MOVES
+
+
+def _rows_reachable_avoiding_marks(start):
+    """Rows reachable from ``start`` without expanding a marked row (plain Python BFS)."""
+    seen = {tuple(start)}
+    todo = [tuple(start)] if start[0] != N - 1 else []
+    while todo:
+        row = todo.pop()
+        for i in range(N - 2):
+            nxt = row[:i] + (row[i + 1], row[i + 2], row[i]) + row[i + 3:]
+            if nxt not in seen:
+                seen.add(nxt)
+                if nxt[0] != N - 1:
+                    todo.append(nxt)
+    return seen
+
+
+@pytest.mark.parametrize("method,weights,child_hashes",
+                         [(m, w, None) for m, w in METHODS] + [("dfs", (1, 1), toy_child_hashes)])
+def test_dead_end_heuristic_positions_are_stored_never_expanded(method, weights, child_hashes):
+    p = plug(heuristic=toy_heuristic_marking, child_hashes=child_hashes)
+    odd = search(p, np.array(ODD[5], np.int16), method, weights=weights)
+    assert odd.verdict == "unsolvable"
+    reach = _rows_reachable_avoiding_marks(ODD[5])
+    assert odd.states_stored == len(reach)
+    unmarked = sum(1 for row in reach if row[0] != N - 1)
+    if method == "dfs":
+        assert odd.nodes_expanded == unmarked
+    else:           # weighted A* may expand a row again when it finds a cheaper path to it
+        assert odd.nodes_expanded >= unmarked
+    dead_root = next(p for p in EVEN if p[0] == N - 1)
+    r = search(p, np.array(dead_root, np.int16), method, weights=weights)
+    assert r.verdict == "unsolvable" and r.nodes_expanded == 0
+    for start in EVEN[::53]:
+        r = search(p, np.array(start, np.int16), method, weights=weights)
+        if start[0] == N - 1:
+            continue
+        assert r.verdict == "solved", start
+        row = np.array(start, np.int16)
+        for m in r.moves[:-1]:
+            toy_apply(row, np.int32(m))
+            assert row[0] != N - 1, (start, r.moves)     # never through a marked row
         assert replay(start, r.moves)
 
 

@@ -396,3 +396,36 @@ def test_stored_hash_terms_match_recomputed_hashes():
                 break
             ys.apply(st, buf[rng.integers(n)])
     assert checked > 1500
+
+
+def test_child_hashes_equal_hashes_of_the_built_child():
+    """child_hashes (the depth-first search hashes children before building them) gives the
+    hashes of the child the plug's apply builds, for every solver move of random playouts
+    and of random small positions (empty piles, foundations, flips)."""
+    rng = np.random.default_rng(11)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    out = np.empty(2, np.uint64)
+    checked = 0
+
+    def check_all(st):
+        nonlocal checked
+        n = ys.solver_moves(st, buf)
+        for code in buf[:n]:
+            kid = st.copy()
+            ys.apply(kid, code)
+            ys.child_hashes(st, code, out, 0)
+            assert (out[0], out[1]) == (ys.hash1(kid), ys.hash2(kid)), \
+                (str(GAME.array_to_layout(st[:ys.STATE_SIZE])), str(Move.from_code(int(code))))
+            checked += 1
+        return n
+
+    for seed in range(1, 41):
+        st = ys.solver_root(GAME.deal(seed).array)
+        for _ in range(80):
+            n = check_all(st)
+            if n == 0:
+                break
+            ys.apply(st, buf[rng.integers(n)])
+    for _ in range(300):
+        check_all(ys.solver_root(_random_small_position(rng, 40, False)))
+    assert checked > 10000
