@@ -138,13 +138,17 @@ PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes (see _search)
 
 # solver state = the rules state, then one word, the probe's salt (0: no noise), then each
-# pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), kept up to
-# date by the plug's apply so that a child's hashes recompute only the piles the move changed.
-# Rules kernels never read these words; copies carry them along.
+# pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), so that a
+# child's hashes recompute only the piles the move changes, then a bit mask of the piles whose
+# stored terms are stale (DIRTY).  The plug's apply only marks the piles it changes: most
+# positions built are scored and never expanded, so the terms are brought up to date by
+# ``legal`` (:func:`_refresh`), when the position is expanded.  Rules kernels never read these
+# words; copies carry them along.
 SALT = STATE_SIZE
 PILE_H1 = SALT + 1
 PILE_H2 = PILE_H1 + 4 * N_PILES
-SOLVER_STATE_SIZE = PILE_H2 + 4 * N_PILES
+DIRTY = PILE_H2 + 4 * N_PILES
+SOLVER_STATE_SIZE = (DIRTY + 1 + 31) // 32 * 32   # rows of whole 64-byte cache lines
 
 METHODS = {
     "dfs": ("dfs", None),              # depth-first, children by heuristic
@@ -681,11 +685,13 @@ def legal_open(state, buf):
 
 @jit
 def legal_aisleriot_search(state, buf):
+    _refresh(state)                  # the parent of the children child_hashes will hash
     return _legal(state, buf, 8)     # dead ends: the search plug's heuristic checks them
 
 
 @jit
 def legal_open_search(state, buf):
+    _refresh(state)
     return _legal(state, buf, 9)
 
 
@@ -701,13 +707,14 @@ def legal_open_plain(state, buf):
 
 @jit
 def apply(state, move):
-    """The rules' apply, then the hash terms of the piles it changed (solver states only)."""
+    """The rules' apply; on a solver state, the piles it changed are marked DIRTY."""
     yk.apply(state, move)
     if state.shape[0] >= SOLVER_STATE_SIZE:
-        _store_terms(state, ((move >> 16) & 0xFF) - 1)
+        dirty = np.int64(state[DIRTY]) | (1 << (((move >> 16) & 0xFF) - 1))
         d = move & 0xFF
         if not _is_foundation(d):
-            _store_terms(state, d - 1)
+            dirty |= 1 << (d - 1)
+        state[DIRTY] = dirty
 
 
 @jit
@@ -779,6 +786,34 @@ def store_all_terms(state):
     """Fill in every pile's hash terms (a fresh solver state)."""
     for p in range(N_PILES):
         _store_terms(state, p)
+    state[DIRTY] = 0
+
+
+@jit
+def _refresh(state):
+    """Recompute the stored terms of the DIRTY piles (solver states only)."""
+    if state.shape[0] >= SOLVER_STATE_SIZE and state[DIRTY] != 0:
+        dirty = np.int64(state[DIRTY])
+        for p in range(N_PILES):
+            if dirty >> p & 1:
+                _store_terms(state, p)
+        state[DIRTY] = 0
+
+
+@jit
+def _pile_term1(state, p):
+    """Pile ``p``'s :func:`_term1`: stored unless the state has none or it is stale."""
+    if state.shape[0] >= SOLVER_STATE_SIZE and (np.int64(state[DIRTY]) >> p) & 1 == 0:
+        return _stored(state, PILE_H1 + 4 * p)
+    return _term1(state, p)
+
+
+@jit
+def _pile_term2(state, p):
+    """Pile ``p``'s :func:`_term2`, as :func:`_pile_term1`."""
+    if state.shape[0] >= SOLVER_STATE_SIZE and (np.int64(state[DIRTY]) >> p) & 1 == 0:
+        return _stored(state, PILE_H2 + 4 * p)
+    return _term2(state, p)
 
 
 @jit
@@ -832,6 +867,7 @@ def child_hashes(state, move, out, at):
         t = d - 1
         d1, d2 = _virtual_terms(state, TAB + t * CAP, np.int64(state[HEIGHT + t]),
                                 base_s + keep, k, np.int64(state[DOWN + t]))
+    dirty = np.int64(state[DIRTY])         # 0 after legal's _refresh, as in the search
     acc = np.uint64(0)
     s_acc = np.uint64(0x243F6A8885A308D3)
     p_acc = np.uint64(1)
@@ -840,9 +876,12 @@ def child_hashes(state, move, out, at):
             x1, x2 = s1, s2
         elif p == t:
             x1, x2 = d1, d2
-        else:
+        elif (dirty >> p) & 1 == 0:
             x1 = _stored(state, PILE_H1 + 4 * p)
             x2 = _stored(state, PILE_H2 + 4 * p)
+        else:
+            x1 = _term1(state, p)
+            x2 = _term2(state, p)
         acc += x1
         s_acc += _fmix(x2 ^ np.uint64(0xA4093822299F31D0))
         p_acc *= x2 | np.uint64(1)
@@ -855,9 +894,8 @@ def hash1(state):
     """Piles as a multiset: the sum of per-pile terms (:func:`_term1`, read from the solver
     state's stored terms when it has them); foundations by suit."""
     acc = np.uint64(0)
-    stored = state.shape[0] >= SOLVER_STATE_SIZE
     for p in range(N_PILES):
-        acc += _stored(state, PILE_H1 + 4 * p) if stored else _term1(state, p)
+        acc += _pile_term1(state, p)
     return _splitmix(acc ^ (_found_key(state) * np.uint64(0x9E3779B97F4A7C15)))
 
 
@@ -867,9 +905,8 @@ def hash2(state):
     product."""
     s_acc = np.uint64(0x243F6A8885A308D3)
     p_acc = np.uint64(1)
-    stored = state.shape[0] >= SOLVER_STATE_SIZE
     for p in range(N_PILES):
-        x = _stored(state, PILE_H2 + 4 * p) if stored else _term2(state, p)
+        x = _pile_term2(state, p)
         s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
         p_acc *= x | np.uint64(1)
     return _fmix(_fmix(s_acc + _found_key(state)) + p_acc)

@@ -356,7 +356,7 @@ def test_salt_word_changes_ordering_only():
     root = ys.solver_root(a)
     buf1, buf2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
     h = ys.heuristic(root)
-    assert h == ys.heuristic(a)
+    assert h == ys.heuristic(a) == ys.score(a) == ys.score(root)
     salted = root.copy()
     for salt in (1, 2, 977):
         salted[ys.SALT] = salt
@@ -379,9 +379,9 @@ def test_probe_solutions_replay(seed):
         assert r.nodes_expanded < ys.LEAD_NODES + ys.PROBES * ys.PROBE_NODES
 
 
-def test_stored_hash_terms_match_recomputed_hashes():
-    """The solver state's per-pile hash terms, updated by the plug's apply move by move, give
-    the same hashes as hashing the rules state from scratch."""
+def test_stored_pile_words_match_recomputed_hashes_and_heuristic():
+    """The solver state's per-pile words, updated by the plug's apply move by move, give the
+    same hashes and heuristic as computing them from the rules state from scratch."""
     rng = np.random.default_rng(3)
     buf = np.empty(yk.MAX_MOVES, np.int32)
     checked = 0
@@ -390,6 +390,10 @@ def test_stored_hash_terms_match_recomputed_hashes():
         for _ in range(100):
             rules_part = np.ascontiguousarray(st[:ys.STATE_SIZE])
             assert ys.hash1(st) == ys.hash1(rules_part) and ys.hash2(st) == ys.hash2(rules_part)
+            # the search heuristic (one pass, stored pile scores) is the plain score, or
+            # DEAD_END exactly on dead ends
+            want = ys.DEAD_END if ys.dead_end(rules_part) else ys.score(rules_part)
+            assert ys.heuristic(st) == ys.heuristic(rules_part) == want
             checked += 1
             n = ys.solver_moves(st, buf)
             if n == 0:
