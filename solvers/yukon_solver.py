@@ -136,18 +136,25 @@ W_OUT, W_DOWN, W_BAD, W_BURIED, W_KING, W_EMPTY = 6, 10, 2, 1, 3, 2
 NOISE_SCALE, NOISE_AMP = 8, 128
 PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes (see _search)
+# Positions entered in the table per expanded node and per second of a long proof (measured on
+# seeds 220, 417, 491: 1.6-2.1 per node, 0.6-0.9M per second, one core of the 2-core box).
+# After the probes the table is sized once from what is left of the limits, up to
+# RESERVE_STATES (a 384 MB table; bigger ones cost more in fresh pages than rehashing saves).
+STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.8, 900_000, 10_000_000
 
 # solver state = the rules state, then one word, the probe's salt (0: no noise), then each
 # pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), so that a
-# child's hashes recompute only the piles the move changes, then a bit mask of the piles whose
-# stored terms are stale (DIRTY).  The plug's apply only marks the piles it changes: most
+# child's hashes recompute only the piles the move changes, and its part of the heuristic that
+# depends on it alone (PILE_SCORE + p, see _pile_score), then a bit mask of the piles whose
+# stored words are stale (DIRTY).  The plug's apply only marks the piles it changes: most
 # positions built are scored and never expanded, so the terms are brought up to date by
 # ``legal`` (:func:`_refresh`), when the position is expanded.  Rules kernels never read these
 # words; copies carry them along.
 SALT = STATE_SIZE
 PILE_H1 = SALT + 1
 PILE_H2 = PILE_H1 + 4 * N_PILES
-DIRTY = PILE_H2 + 4 * N_PILES
+PILE_SCORE = PILE_H2 + 4 * N_PILES
+DIRTY = PILE_SCORE + N_PILES
 SOLVER_STATE_SIZE = (DIRTY + 1 + 31) // 32 * 32   # rows of whole 64-byte cache lines
 
 METHODS = {
@@ -311,15 +318,30 @@ def dead_end(state):
     sweep's "face down under a stuck card".
     """
     under = carray(_stack_scratch(), 64)
+    scan = _blocker_scan(state, under)
+    return _stuck_for_ever(scan[0], scan[1], scan[2], scan[3], scan[4], scan[5], under)
+
+
+@jit
+def _blocker_scan(state, under):
+    """One pass over the tableau for :func:`dead_end` (its masks, ``under``) and for the
+    heuristic (cards home, cards on top of the next card each suit needs); returns
+    ``(home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried)``."""
     home_mask = np.uint64(0)
+    need = np.uint64(0)                        # the next card of each suit not home
+    cards_home = 0
     for suit in range(4):
         hh = _home_height(state, suit)
+        cards_home += hh
         home_mask |= ((np.uint64(1) << np.uint64(hh)) - np.uint64(1)) << np.uint64(suit * 13)
+        if hh < 13:
+            need |= _bit(suit * 13 + hh)
     locked = np.uint64(0)
     stuck = np.uint64(0)
     down = np.uint64(0)
     bottoms = np.uint64(0)
     empty_pile = False
+    buried = 0
     for p in range(N_PILES):
         h = np.int64(state[HEIGHT + p])
         if h == 0:
@@ -328,14 +350,25 @@ def dead_end(state):
         base = TAB + p * CAP
         below = np.int64(state[base])
         bottoms |= _bit(below)
+        if need & _bit(below) != np.uint64(0):
+            buried += h - 1
         for i in range(1, h):
             c = np.int64(state[base + i])
             locked |= _bit(below)
             stuck |= _bit(c)
             under[c] = below
             below = c
+            if need & _bit(c) != np.uint64(0):
+                buried += h - 1 - i
         for i in range(np.int64(state[DOWN + p])):
             down |= _bit(np.int64(state[base + i]))
+    return home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried
+
+
+@jit
+def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, empty_pile, under):
+    """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: True if some blocker
+    stays stuck."""
     while stuck != np.uint64(0):
         open_parent = _with_open_parent(~home_mask & ~locked)
         home_open = _home_open(home_mask, locked)
@@ -765,6 +798,8 @@ def _term2(state, p):
 
 @jit
 def _store_terms(state, p):
+    """Pile ``p``'s stored words: its two hash terms and its score part."""
+    state[PILE_SCORE + p] = _pile_score(state, p)
     t1 = _term1(state, p)
     t2 = _term2(state, p)
     for k in range(4):
@@ -917,10 +952,28 @@ def heuristic(state):
     """The search's heuristic: DEAD_END for a proven dead end (:func:`dead_end`; the searches
     then never expand it), else :func:`score`.  Checking dead ends here, once per new
     position, instead of in ``legal`` spares expanding the leaves: about half the positions a
-    hard proof generates are dead ends."""
-    if dead_end(state):
+    hard proof generates are dead ends.  On a solver state one pass over the cards serves
+    both, with the piles' stored score parts."""
+    if state.shape[0] < SOLVER_STATE_SIZE:
+        return DEAD_END if dead_end(state) else score(state)
+    under = carray(_stack_scratch(), 64)
+    home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried = _blocker_scan(
+        state, under)
+    if _stuck_for_ever(home_mask, locked, stuck, down, bottoms, empty_pile, under):
         return DEAD_END
-    return score(state)
+    n_down = 0
+    empty = 0
+    piles = 0
+    for p in range(N_PILES):
+        n_down += np.int64(state[DOWN + p])
+        empty += state[HEIGHT + p] == 0
+    dirty = np.int64(state[DIRTY])
+    for p in range(N_PILES):
+        if (dirty >> p) & 1:
+            piles += _pile_score(state, p)
+        else:
+            piles += np.int64(state[PILE_SCORE + p])
+    return _score_from(state, 52 - cards_home, n_down, piles, buried, empty)
 
 
 @jit
@@ -940,38 +993,57 @@ def score(state):
         hh = _home_height(state, suit)
         out -= hh
         need |= (hh + 1) << (4 * suit)
-    down = 0
-    bad = 0
+    n_down = 0
+    piles = 0
     buried = 0
-    kings = 0
     empty = 0
     for p in range(N_PILES):
         n = np.int64(state[HEIGHT + p])
-        dn = np.int64(state[DOWN + p])
-        down += dn
+        n_down += np.int64(state[DOWN + p])
         if n == 0:
             empty += 1
+        piles += _pile_score(state, p)
         base = TAB + p * CAP
         for i in range(n):
             c = np.int64(state[base + i])
-            r = _rank(c)
-            if ((need >> (4 * (c // 13))) & 15) == r:
+            if ((need >> (4 * (c // 13))) & 15) == _rank(c):
                 buried += n - 1 - i
-            if i > 0 and r == 13:
-                kings += 1
-            if i < dn:
-                continue
-            if i == 0:
-                if r != 13:
-                    bad += 1
-            elif i == dn:
+    return _score_from(state, out, n_down, piles, buried, empty)
+
+
+@jit
+def _pile_score(state, p):
+    """Pile ``p``'s part of :func:`score` that depends on it alone: W_BAD*its face-up cards
+    off their natural parent + W_KING*its Kings not at the bottom."""
+    n = np.int64(state[HEIGHT + p])
+    dn = np.int64(state[DOWN + p])
+    base = TAB + p * CAP
+    bad = 0
+    kings = 0
+    for i in range(n):
+        c = np.int64(state[base + i])
+        r = _rank(c)
+        if i > 0 and r == 13:
+            kings += 1
+        if i < dn:
+            continue
+        if i == 0:
+            if r != 13:
                 bad += 1
-            else:
-                u = np.int64(state[base + i - 1])
-                if _red(u) == _red(c) or _rank(u) != r + 1:
-                    bad += 1
-    h = np.int64(W_OUT * out + W_DOWN * down + W_BAD * bad + W_BURIED * buried
-                 + W_KING * kings - W_EMPTY * empty)
+        elif i == dn:
+            bad += 1
+        else:
+            u = np.int64(state[base + i - 1])
+            if _red(u) == _red(c) or _rank(u) != r + 1:
+                bad += 1
+    return W_BAD * bad + W_KING * kings
+
+
+@jit
+def _score_from(state, out, n_down, piles, buried, empty):
+    """:func:`score` from its parts (``piles``: the sum of :func:`_pile_score`), with the
+    probe's noise when the state carries a salt."""
+    h = np.int64(W_OUT * out + W_DOWN * n_down + piles + W_BURIED * buried - W_EMPTY * empty)
     salt = np.int64(state[SALT]) if state.shape[0] > SALT else 0
     if salt == 0:
         return h
@@ -1123,6 +1195,9 @@ def _search(start, method, max_nodes, timeout, max_memory_mb, rules):
         nodes, secs = _remaining(max_nodes, timeout, t0, first.nodes_expanded + used)
         complete.limits = Limits(None if nodes is None else first.nodes_expanded + nodes, secs,
                                  max_memory_mb)
+        complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
+                             STATES_PER_NODE * nodes if nodes is not None else np.inf,
+                             STATES_PER_SECOND * secs if secs is not None else np.inf))
         first = complete.run(root)                     # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0

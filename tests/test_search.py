@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules._jit import jit
-from solvers.search import DEAD_END, GamePlug, search
-from solvers.table import heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
+from solvers.search import DEAD_END, DFS, GamePlug, Limits, search
+from solvers.table import MAX_LOAD, heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
 
 N = 6
 MAX_MOVES = N - 2  # one rotation per start position i = 0..N-3
@@ -277,3 +277,17 @@ def test_heap_pops_in_order(values):
         size = heap_pop(hk, hn, size)
     assert [k for k, _ in out] == sorted(values)
     assert all(k == v for k, v in out)
+
+
+def test_reserve_sizes_the_table_once_and_changes_no_result():
+    start = np.array(ODD[5], np.int16)
+    plain = DFS(plug(), Limits()).run(start)
+    runner = DFS(plug(), Limits())
+    runner.reserve(100_000)
+    assert runner.vals.shape[0] * MAX_LOAD >= 100_000 > runner.vals.shape[0] * MAX_LOAD / 2
+    big = runner.run(start)
+    assert (big.verdict, big.states_stored, big.nodes_expanded) == \
+        (plain.verdict, plain.states_stored, plain.nodes_expanded)
+    tight = DFS(plug(), Limits(max_memory_mb=1))     # the memory limit caps the reservation
+    tight.reserve(10**9)
+    assert tight.nbytes() <= 2**20
