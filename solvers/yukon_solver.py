@@ -146,7 +146,7 @@ STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.8, 900_000, 10_000_000
 # pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), so that a
 # child's hashes recompute only the piles the move changes, and its part of the heuristic that
 # depends on it alone (PILE_SCORE + p, see _pile_score), then a bit mask of the piles whose
-# stored words are stale (DIRTY).  The plug's apply only marks the piles it changes: most
+# stored words are stale (DIRTY), then the two hashes' sums over the piles (SUM1, SUM2).  The plug's apply only marks the piles it changes: most
 # positions built are scored and never expanded, so the terms are brought up to date by
 # ``legal`` (:func:`_refresh`), when the position is expanded.  Rules kernels never read these
 # words; copies carry them along.
@@ -155,7 +155,9 @@ PILE_H1 = SALT + 1
 PILE_H2 = PILE_H1 + 4 * N_PILES
 PILE_SCORE = PILE_H2 + 4 * N_PILES
 DIRTY = PILE_SCORE + N_PILES
-SOLVER_STATE_SIZE = (DIRTY + 1 + 31) // 32 * 32   # rows of whole 64-byte cache lines
+SUM1 = DIRTY + 1            # hash1's and hash2's sums over the piles (4 words each), valid
+SUM2 = SUM1 + 4             # when DIRTY is 0
+SOLVER_STATE_SIZE = (SUM2 + 4 + 31) // 32 * 32    # rows of whole 64-byte cache lines
 
 METHODS = {
     "dfs": ("dfs", None),              # depth-first, children by heuristic
@@ -757,9 +759,12 @@ def won(state):
 
 @jit
 def _found_key(state):
+    """Each suit's height on the foundations, 4 bits per suit (slots hold one suit each)."""
     key = np.uint64(0)
-    for suit in range(4):
-        key |= np.uint64(_home_height(state, suit)) << np.uint64(4 * suit)
+    for k in range(4):
+        f = np.int64(state[FOUND + k])
+        if f != EMPTY:
+            key |= np.uint64(f % 13 + 1) << np.uint64(4 * (f // 13))
     return key
 
 
@@ -800,12 +805,15 @@ def _term2(state, p):
 def _store_terms(state, p):
     """Pile ``p``'s stored words: its two hash terms and its score part."""
     state[PILE_SCORE + p] = _pile_score(state, p)
-    t1 = _term1(state, p)
-    t2 = _term2(state, p)
+    _put(state, PILE_H1 + 4 * p, _term1(state, p))
+    _put(state, PILE_H2 + 4 * p, _term2(state, p))
+
+
+@jit
+def _put(state, at, v):
+    """Store 64-bit ``v`` in the four int16 words ``at .. at+3`` (read back by :func:`_stored`)."""
     for k in range(4):
-        shift = np.uint64(16 * k)
-        state[PILE_H1 + 4 * p + k] = np.int16(np.int64((t1 >> shift) & np.uint64(0xFFFF)) - 32768)
-        state[PILE_H2 + 4 * p + k] = np.int16(np.int64((t2 >> shift) & np.uint64(0xFFFF)) - 32768)
+        state[at + k] = np.int16(np.int64((v >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
 
 
 @jit
@@ -818,20 +826,25 @@ def _stored(state, at):
 
 @jit
 def store_all_terms(state):
-    """Fill in every pile's hash terms (a fresh solver state)."""
-    for p in range(N_PILES):
-        _store_terms(state, p)
-    state[DIRTY] = 0
+    """Fill in every pile's stored words (a fresh solver state)."""
+    state[DIRTY] = (1 << N_PILES) - 1
+    _refresh(state)
 
 
 @jit
 def _refresh(state):
-    """Recompute the stored terms of the DIRTY piles (solver states only)."""
+    """Recompute the stored words of the DIRTY piles and the sums (solver states only)."""
     if state.shape[0] >= SOLVER_STATE_SIZE and state[DIRTY] != 0:
         dirty = np.int64(state[DIRTY])
+        sum1 = np.uint64(0)
+        sum2 = np.uint64(0)
         for p in range(N_PILES):
             if dirty >> p & 1:
                 _store_terms(state, p)
+            sum1 += _stored(state, PILE_H1 + 4 * p)
+            sum2 += _mix2(_stored(state, PILE_H2 + 4 * p))
+        _put(state, SUM1, sum1)
+        _put(state, SUM2, sum2)
         state[DIRTY] = 0
 
 
@@ -882,8 +895,8 @@ def _virtual_terms(state, base, keep, extra_at, extra_n, down):
 def child_hashes(state, move, out, at):
     """:func:`hash1` and :func:`hash2` of the position after ``move`` (a solver move) into
     ``out[at]``, ``out[at + 1]``, without building it: only the source and destination piles
-    change, so their terms are computed from the parent's cards and the other piles' terms
-    are read from the solver state (a test checks equality with the built child)."""
+    change, so their terms are computed from the parent's cards and swapped into the sums
+    the solver state keeps (a test checks equality with the built child)."""
     s = ((move >> 16) & 0xFF) - 1
     k = np.int64((move >> 8) & 0xFF)
     d = move & 0xFF
@@ -896,32 +909,33 @@ def child_hashes(state, move, out, at):
     s1, s2 = _virtual_terms(state, base_s, keep, 0, 0, down_s)
     found = _found_key(state)
     t = -1
+    d1 = d2 = np.uint64(0)
     if _is_foundation(d):
         found += np.uint64(1) << np.uint64(4 * (np.int64(state[base_s + hs - 1]) // 13))
     else:
         t = d - 1
         d1, d2 = _virtual_terms(state, TAB + t * CAP, np.int64(state[HEIGHT + t]),
                                 base_s + keep, k, np.int64(state[DOWN + t]))
-    dirty = np.int64(state[DIRTY])         # 0 after legal's _refresh, as in the search
-    acc = np.uint64(0)
-    s_acc = np.uint64(0x243F6A8885A308D3)
-    p_acc = np.uint64(1)
-    for p in range(N_PILES):
-        if p == s:
-            x1, x2 = s1, s2
-        elif p == t:
-            x1, x2 = d1, d2
-        elif (dirty >> p) & 1 == 0:
-            x1 = _stored(state, PILE_H1 + 4 * p)
-            x2 = _stored(state, PILE_H2 + 4 * p)
-        else:
-            x1 = _term1(state, p)
-            x2 = _term2(state, p)
-        acc += x1
-        s_acc += _fmix(x2 ^ np.uint64(0xA4093822299F31D0))
-        p_acc *= x2 | np.uint64(1)
-    out[at] = _splitmix(acc ^ (found * np.uint64(0x9E3779B97F4A7C15)))
-    out[at + 1] = _fmix(_fmix(s_acc + found) + p_acc)
+    if state[DIRTY] == 0:                     # as in the search, after legal's _refresh
+        sum1 = _stored(state, SUM1) - _stored(state, PILE_H1 + 4 * s) + s1
+        sum2 = _stored(state, SUM2) - _mix2(_stored(state, PILE_H2 + 4 * s)) + _mix2(s2)
+        if t >= 0:
+            sum1 += d1 - _stored(state, PILE_H1 + 4 * t)
+            sum2 += _mix2(d2) - _mix2(_stored(state, PILE_H2 + 4 * t))
+    else:
+        sum1 = np.uint64(0)
+        sum2 = np.uint64(0)
+        for p in range(N_PILES):
+            if p == s:
+                x1, x2 = s1, s2
+            elif p == t:
+                x1, x2 = d1, d2
+            else:
+                x1, x2 = _pile_term1(state, p), _pile_term2(state, p)
+            sum1 += x1
+            sum2 += _mix2(x2)
+    out[at] = _hash1_of(sum1, found)
+    out[at + 1] = _hash2_of(sum2, found)
 
 
 @jit
@@ -931,20 +945,33 @@ def hash1(state):
     acc = np.uint64(0)
     for p in range(N_PILES):
         acc += _pile_term1(state, p)
-    return _splitmix(acc ^ (_found_key(state) * np.uint64(0x9E3779B97F4A7C15)))
+    return _hash1_of(acc, _found_key(state))
 
 
 @jit
 def hash2(state):
-    """Independent multiset hash: per-pile terms (:func:`_term2`) folded by a sum and a
-    product."""
-    s_acc = np.uint64(0x243F6A8885A308D3)
-    p_acc = np.uint64(1)
+    """Independent multiset hash: the sum of per-pile terms (:func:`_term2`, through
+    :func:`_mix2`), mixed with the foundations."""
+    acc = np.uint64(0)
     for p in range(N_PILES):
-        x = _pile_term2(state, p)
-        s_acc += _fmix(x ^ np.uint64(0xA4093822299F31D0))
-        p_acc *= x | np.uint64(1)
-    return _fmix(_fmix(s_acc + _found_key(state)) + p_acc)
+        acc += _mix2(_pile_term2(state, p))
+    return _hash2_of(acc, _found_key(state))
+
+
+@jit
+def _mix2(x):
+    """A pile's contribution to hash2's sum."""
+    return _fmix(x ^ np.uint64(0xA4093822299F31D0))
+
+
+@jit
+def _hash2_of(acc, found):
+    return _fmix(acc + _fmix(found + np.uint64(0x243F6A8885A308D3)))
+
+
+@jit
+def _hash1_of(acc, found):
+    return _splitmix(acc ^ (found * np.uint64(0x9E3779B97F4A7C15)))
 
 
 @jit
