@@ -80,13 +80,17 @@ more (same results as :func:`solve`).  Measured figures: ``benchmarks/freecell_v
 Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
 * ``fast`` (default): a :class:`Portfolio` of four best-first searches run round-robin, each
-  resuming its own search, with node slices doubling (400, 800, ...): ``heuristic_breaks``
-  with f = 2g + 3h, then with f = g + h the weights ``HW_LIGHT`` (one per unsorted card and
-  per break), ``HW_NO_BURIED`` (no buried term) and the main weights plus 1 per break.  The
-  first verdict wins.  Hard deals differ between heuristics, so the tail shrinks.  The four
+  resuming its own search: ``heuristic_breaks`` with f = 2g + 3h, then with f = g + h the
+  weights ``HW_LIGHT`` (one per unsorted card and per break), ``HW_NO_BURIED`` (no buried
+  term) and the main weights plus 1 per break.  The first verdict wins.  Hard deals differ
+  between heuristics, so the tail shrinks.  Each member has its own first slice (300, 800,
+  2400 and 400 nodes), and all slices triple every round: a member whose typical cost is
+  higher gets more from the start, fewer slices cost less Python.  The members and slices
   were chosen by simulating schedules from each candidate's node count on every MS deal
-  1-32000 (capped at 60000 nodes): 15.7 million nodes in all instead of 17.2 million for the
-  former three (``heuristic_breaks``, ``heuristic``, main + breaks).
+  1-32000 (capped at 300000-400000 nodes), weighted by each candidate's measured time per node
+  and the Python cost of a slice, subject to the mean length on MS 1-1000: 13.3 million
+  nodes in all instead of 15.7 million with equal slices doubling from 400 (same members),
+  mean length 108.8 instead of 109.1.
 * ``astar``: f = g + h with ``heuristic_short`` -- shorter solutions (~101 atomic moves).
 * ``short``: f = 3g + 2h, shorter still (~96) and, on MS 1-1000, faster than ``astar``.
   Both fall back to f = g + h with ``heuristic`` after 20000 nodes, so they always decide.
@@ -985,7 +989,7 @@ TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
 
 
 @jit
-def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie):
+def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise):
     """``solvers.search.best_first_kernel`` specialised to Freecell.
 
     With ``tie == TIE_AS_CORE`` it is the same search (a test checks equal nodes, stores and
@@ -1005,12 +1009,20 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
       what each suit needs next); the parent's shares are kept in its row;
     * one row per node (``pool``, see ``REC``), g in the table, one-array heap: few cache lines
       per node.
+
+    ``noise = (salt << 8) | bits`` (0: none) adds to each child's f a pseudo-random
+    0 .. 2**bits - 1, a fixed function of the child's hash and ``salt`` (a position always gets
+    the same value): it only reorders the search, so a portfolio can hold differently lucky
+    copies of one heuristic.
     """
     cap = tt.shape[0] // 3
     max_stored = np.int64(cap * MAX_LOAD)
     pool_cap = min(rows, pool.shape[0])
     max_moves = buf.shape[0]
     shift = 32 if tie == TIE_AS_CORE else 0
+    noise_bits = noise & 0xFF
+    noise_mul = _fmix(np.uint64(noise >> 8) + _ZK) | np.uint64(1)
+    noise_shift = np.uint64(64 - max(noise_bits, 1))
     p1 = np.empty(8, np.uint64)
     p2 = np.empty(8, np.uint64)
     ph = np.empty(8, np.int64)
@@ -1264,7 +1276,10 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
                         h += hw[4]
                 else:
                     h += hw[3]
-                f = min(wg * gc + wh * h, (1 << 19) - 1)
+                f = wg * gc + wh * h
+                if noise_bits:
+                    f += np.int64((ch1[i] * noise_mul) >> noise_shift)
+                f = min(f, (1 << 19) - 1)
                 key = f * 4096 + max(0, min(h, 4095))
                 tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
                 ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -1336,7 +1351,10 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
             for col in range(8):
                 _wr16(pool, k, R_SHARES + 2 * col, qh[col])
             h = _h_from_cols_f(child, qh, hw, f1)
-            f = min(wg * gc + wh * h, (1 << 19) - 1)
+            f = wg * gc + wh * h
+            if noise_bits:
+                f += np.int64((fix_h1(h1) * noise_mul) >> noise_shift)
+            f = min(f, (1 << 19) - 1)
             key = f * 4096 + max(0, min(h, 4095))
             tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
             ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -1379,7 +1397,9 @@ class FreecellBestFirst(_Run):
     def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE):
         self.limits = limits
         self.wg, self.wh = (int(w) for w in weights)
-        self.hw = np.array(hw, dtype=np.int64)
+        # hw: the six heuristic weights, optionally followed by the kernel's ``noise``
+        self.hw = np.array(hw[:6], dtype=np.int64)
+        self.noise = int(hw[6]) if len(hw) > 6 else 0
         self.tie = int(tie)
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
         self._spare = {}  # capacity -> an empty table, kept for reuse
@@ -1468,7 +1488,7 @@ class FreecellBestFirst(_Run):
 
     def _call(self, root, budget):
         return fc_best_first(root, self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf,
-                             budget, self.wg, self.wh, self.hw, self.tie)
+                             budget, self.wg, self.wh, self.hw, self.tie, self.noise)
 
     def advance(self, root, max_nodes, timeout):
         """:meth:`run` without building a result: ``(code, limit)`` with the kernel's last
@@ -1485,7 +1505,7 @@ class FreecellBestFirst(_Run):
                 if budget <= 0:
                     return PAUSED, "nodes"
             code = fc_best_first(root, self.tt, ctl, self.pool, self.rows, self.heap, self.buf,
-                                 budget, self.wg, self.wh, self.hw, self.tie)
+                                 budget, self.wg, self.wh, self.hw, self.tie, self.noise)
             nb = self.nbytes()
             if nb > self.peak:
                 self.peak = nb
@@ -1532,15 +1552,16 @@ def __getattr__(name):
 class Portfolio(NamedTuple):
     """Searches run round-robin on one deal (see :func:`_run_portfolio`)."""
     members: tuple  # (plug, kind, weights) as in a stage
-    first: int      # each member's node total after the first round
-    factor: int     # ... multiplied by this every round
+    first: tuple    # each member's node total after the first round, one per member
+    factor: float   # ... multiplied by this every round (rounded down to whole nodes)
 
 
 # method -> Portfolio, or stages (heuristic weights for the fused kernel "fc", or a plug name for the generic
 # "best-first" / "dfs"; weights (g, h); node budget or None = the rest of the limits)
 METHODS = {
     "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_LIGHT, "fc", (1, 1)),
-                       (HW_NO_BURIED, "fc", (1, 1)), (HW_MAIN_BREAKS, "fc", (1, 1))), 400, 2),
+                       (HW_NO_BURIED, "fc", (1, 1)), (HW_MAIN_BREAKS, "fc", (1, 1))),
+                      (300, 800, 2400, 400), 3),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     # f = 3g + 2h: shorter still, more nodes; after 20000 nodes it falls back to "fast"'s search
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
@@ -1655,7 +1676,7 @@ def _runner(plug, kind, weights, limits):
 def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=None):
     """Round-robin over ``pf.members``, each resuming its own search; the first verdict wins.
 
-    Member j gets node slices so that after round r it has expanded ``first * factor**r``
+    Member j gets node slices so that after round r it has expanded ``first[j] * factor**r``
     nodes in all (fewer if it finished).  A deal that is hard for one heuristic is often easy
     for another, so the total is bounded by about (members x the luckiest member's cost)
     instead of the cost of one fixed heuristic, which is what cuts the heavy tail.  The
@@ -1667,12 +1688,12 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
     if first_runner is not None:  # member 0's search is under way (solve_many's batch kernel)
         runners[0] = first_runner
         spent[0] = int(first_runner.ctl[C_NODES])
-    target = pf.first
+    scale = 1.0
     result = None
     while True:
         for j, (plug, kind, weights) in enumerate(pf.members):
             total = sum(spent)
-            goal = target
+            goal = int(pf.first[j] * scale)
             if max_nodes is not None:
                 goal = min(goal, spent[j] + max_nodes - total)
             left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
@@ -1708,7 +1729,7 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
                 result.atomic_length = runners[j].win_g
             if result.verdict != "unknown" or result.limit != "nodes":
                 return result, runners, sum(spent)
-        target *= pf.factor
+        scale *= pf.factor
 
 
 def _run_stages(array, method, max_nodes, timeout, max_memory_mb, first_runner=None):
@@ -1792,8 +1813,8 @@ def _move(code):
 
 
 @jit
-def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, codes,
-             info):
+def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise,
+             codes, info):
     """The first slice of a portfolio's first member for Microsoft deals ``deals[i0:]``, in one
     call: each deal is dealt into ``roots[i]`` and searched by :func:`fc_best_first` for
     ``budget`` nodes with the runner's arrays (emptied between deals as ``reset`` does).  A
@@ -1812,7 +1833,7 @@ def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, h
         tt3_clear_rows(tt, pool, ctl[C_POOL])
         for j in range(ctl.shape[0]):
             ctl[j] = 0
-        code = fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
+        code = fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise)
         if code != FOUND:
             return i
         k = ctl[C_WIN_NODE]
@@ -1833,7 +1854,7 @@ _GAME = []
 def _batchable(method, max_nodes, timeout, max_memory_mb):
     pf = METHODS.get(method)
     return (isinstance(pf, Portfolio) and pf.members[0][1] == "fc"
-            and (max_nodes is None or max_nodes >= pf.first)
+            and (max_nodes is None or max_nodes >= pf.first[0])
             and (timeout is None or timeout >= 1.0)
             and (max_memory_mb is None or max_memory_mb >= 256))
 
@@ -1865,19 +1886,20 @@ def solve_many(deal_numbers, method=DEFAULT_METHOD, max_nodes=None, timeout=None
     pf = METHODS[method]
     plug, kind, weights = pf.members[0]
     mem = 4096 if max_memory_mb is None else max_memory_mb
-    first_limits = Limits(pf.first if max_nodes is None else min(pf.first, max_nodes), timeout, mem)
+    first = pf.first[0]
+    first_limits = Limits(first if max_nodes is None else min(first, max_nodes), timeout, mem)
     out = []
     for c0 in range(0, len(deals), chunk):
         part = np.array(deals[c0:c0 + chunk], dtype=np.int64)
         roots = np.empty((part.shape[0], STATE_SIZE), dtype=np.int16)
-        codes = np.empty(64 * chunk + 4 * pf.first, dtype=np.int32)
+        codes = np.empty(64 * chunk + 4 * first, dtype=np.int32)
         info = np.zeros((part.shape[0], 6), dtype=np.int64)
         i = 0
         while i < part.shape[0]:
             r0 = _runner(plug, kind, weights, first_limits)  # reset, ready
             t0 = time.perf_counter()
             j = fc_batch(part, i, roots, r0.tt, r0.ctl, r0.pool, r0.rows, r0.heap, r0.buf,
-                         first_limits.max_nodes, r0.wg, r0.wh, r0.hw, r0.tie, codes, info)
+                         first_limits.max_nodes, r0.wg, r0.wh, r0.hw, r0.tie, r0.noise, codes, info)
             dt = time.perf_counter() - t0
             full = j < 0  # out of room for paths: deal -1-j not started
             if full:
