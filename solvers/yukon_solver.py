@@ -299,11 +299,11 @@ def _home_open(home_mask, locked):
 
 @intrinsic
 def _stack_scratch(typingctx):
-    """Pointer to 64 int32 on the calling kernel's stack, valid until it returns: scratch for
-    :func:`dead_end`, which runs once per generated position and so must not allocate."""
+    """Pointer to 64 int64 on the calling kernel's stack, valid until it returns: scratch for
+    kernels that run once per generated position and so must not allocate."""
     def codegen(context, builder, signature, args):
-        return cgutils.alloca_once(builder, ir.IntType(32), size=64)
-    return types.CPointer(types.int32)(), codegen
+        return cgutils.alloca_once(builder, ir.IntType(64), size=64)
+    return types.CPointer(types.int64)(), codegen
 
 
 @jit
@@ -614,7 +614,8 @@ def solver_moves(state, buf):
     the next card of its suit (an Ace: the first empty foundation in Aisleriot's order).  A
     card can be a group's base when it is face up in a pile.  Measured ~6x faster than the
     engine's scan; a test compares the two sets."""
-    where = np.full(52, -1, np.int64)          # card -> 64*pile + index, face-up cards only
+    where = carray(_stack_scratch(), 64)       # card -> 64*pile + index, face-up cards only
+    where[:52] = -1
     for p in range(N_PILES):
         base = TAB + p * CAP
         for j in range(np.int64(state[DOWN + p]), np.int64(state[HEIGHT + p])):
