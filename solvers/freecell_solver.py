@@ -81,16 +81,19 @@ Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
 * ``fast`` (default): a :class:`Portfolio` of four best-first searches run round-robin, each
   resuming its own search: ``heuristic_breaks`` with f = 2g + 3h, then with f = g + h the
-  weights ``HW_LIGHT`` (one per unsorted card and per break), ``HW_NO_BURIED`` (no buried
-  term) and the main weights plus 1 per break.  The first verdict wins.  Hard deals differ
-  between heuristics, so the tail shrinks.  Each member has its own first slice (300, 800,
-  2400 and 400 nodes), and all slices triple every round: a member whose typical cost is
-  higher gets more from the start, fewer slices cost less Python.  The members and slices
-  were chosen by simulating schedules from each candidate's node count on every MS deal
-  1-32000 (capped at 300000-400000 nodes), weighted by each candidate's measured time per node
-  and the Python cost of a slice, subject to the mean length on MS 1-1000: 13.3 million
-  nodes in all instead of 15.7 million with equal slices doubling from 400 (same members),
-  mean length 108.8 instead of 109.1.
+  main weights plus 1 per break (``HW_MAIN_BREAKS``), ``HW_CELLS`` (a full free cell costs
+  10, an empty column is worth 6: it plays differently from the others, which is what a
+  portfolio needs) and the main weights.  The first verdict wins.  Hard deals differ between
+  heuristics, so the tail shrinks.  Each member has its own first slice (200, 800, 800 and
+  2400 nodes) and all slices triple every round: a member whose typical deal costs more gets
+  more from the start, and fewer slices cost less Python.  Members, order and slices were
+  chosen by simulating schedules from 24 candidates' node counts on every MS deal 1-32000
+  (capped at 300000-400000 nodes), weighted by each candidate's measured time per node (up to
+  1.8x apart: the heavy-cell weightings cost the most) and by the Python cost of a slice, keeping the mean length on MS 1-1000 at most the former
+  109.06: 12.3 million nodes in all instead of 15.7 million for the former portfolio
+  (``HW_BREAKS`` 2g + 3h, ``HW_LIGHT``, ``HW_NO_BURIED``, ``HW_MAIN_BREAKS``, equal slices
+  doubling from 400).  Copies of one heuristic with a fixed pseudo-random 0..3 added to f per
+  position, and newest-first tie-breaking, were candidates too: not worth their code here.
 * ``astar``: f = g + h with ``heuristic_short`` -- shorter solutions (~101 atomic moves).
 * ``short``: f = 3g + 2h, shorter still (~96) and, on MS 1-1000, faster than ``astar``.
   Both fall back to f = g + h with ``heuristic`` after 20000 nodes, so they always decide.
@@ -768,6 +771,7 @@ HW_SHORT = (3, 2, 1, 1, 2, 0)
 HW_MAIN_BREAKS = (3, 2, 1, 3, 3, 1)
 HW_LIGHT = (3, 1, 1, 3, 3, 1)
 HW_NO_BURIED = (3, 2, 0, 3, 3, 0)
+HW_CELLS = (3, 2, 1, 10, 6, 1)  # full free cells weigh most: a different order of play
 
 
 # Node records of the fused kernel: one int8 row per node holds the position (the engine's
@@ -989,7 +993,7 @@ TIE_AS_CORE, TIE_OLDEST, TIE_NEWEST = 0, 1, 2
 
 
 @jit
-def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise):
+def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie):
     """``solvers.search.best_first_kernel`` specialised to Freecell.
 
     With ``tie == TIE_AS_CORE`` it is the same search (a test checks equal nodes, stores and
@@ -1009,20 +1013,12 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie,
       what each suit needs next); the parent's shares are kept in its row;
     * one row per node (``pool``, see ``REC``), g in the table, one-array heap: few cache lines
       per node.
-
-    ``noise = (salt << 8) | bits`` (0: none) adds to each child's f a pseudo-random
-    0 .. 2**bits - 1, a fixed function of the child's hash and ``salt`` (a position always gets
-    the same value): it only reorders the search, so a portfolio can hold differently lucky
-    copies of one heuristic.
     """
     cap = tt.shape[0] // 3
     max_stored = np.int64(cap * MAX_LOAD)
     pool_cap = min(rows, pool.shape[0])
     max_moves = buf.shape[0]
     shift = 32 if tie == TIE_AS_CORE else 0
-    noise_bits = noise & 0xFF
-    noise_mul = _fmix(np.uint64(noise >> 8) + _ZK) | np.uint64(1)
-    noise_shift = np.uint64(64 - max(noise_bits, 1))
     p1 = np.empty(8, np.uint64)
     p2 = np.empty(8, np.uint64)
     ph = np.empty(8, np.int64)
@@ -1276,10 +1272,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie,
                         h += hw[4]
                 else:
                     h += hw[3]
-                f = wg * gc + wh * h
-                if noise_bits:
-                    f += np.int64((ch1[i] * noise_mul) >> noise_shift)
-                f = min(f, (1 << 19) - 1)
+                f = min(wg * gc + wh * h, (1 << 19) - 1)
                 key = f * 4096 + max(0, min(h, 4095))
                 tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
                 ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -1351,10 +1344,7 @@ def fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie,
             for col in range(8):
                 _wr16(pool, k, R_SHARES + 2 * col, qh[col])
             h = _h_from_cols_f(child, qh, hw, f1)
-            f = wg * gc + wh * h
-            if noise_bits:
-                f += np.int64((fix_h1(h1) * noise_mul) >> noise_shift)
-            f = min(f, (1 << 19) - 1)
+            f = min(wg * gc + wh * h, (1 << 19) - 1)
             key = f * 4096 + max(0, min(h, 4095))
             tb = k if tie != TIE_NEWEST else 0x7FFFFFFF - k
             ctl[C_HEAP] = _hpush(heap, ctl[C_HEAP], (key << 32) | tb, shift)
@@ -1397,9 +1387,7 @@ class FreecellBestFirst(_Run):
     def __init__(self, hw, limits, weights=(1, 1), tie=TIE_AS_CORE):
         self.limits = limits
         self.wg, self.wh = (int(w) for w in weights)
-        # hw: the six heuristic weights, optionally followed by the kernel's ``noise``
-        self.hw = np.array(hw[:6], dtype=np.int64)
-        self.noise = int(hw[6]) if len(hw) > 6 else 0
+        self.hw = np.array(hw, dtype=np.int64)
         self.tie = int(tie)
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
         self._spare = {}  # capacity -> an empty table, kept for reuse
@@ -1488,7 +1476,7 @@ class FreecellBestFirst(_Run):
 
     def _call(self, root, budget):
         return fc_best_first(root, self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf,
-                             budget, self.wg, self.wh, self.hw, self.tie, self.noise)
+                             budget, self.wg, self.wh, self.hw, self.tie)
 
     def advance(self, root, max_nodes, timeout):
         """:meth:`run` without building a result: ``(code, limit)`` with the kernel's last
@@ -1505,7 +1493,7 @@ class FreecellBestFirst(_Run):
                 if budget <= 0:
                     return PAUSED, "nodes"
             code = fc_best_first(root, self.tt, ctl, self.pool, self.rows, self.heap, self.buf,
-                                 budget, self.wg, self.wh, self.hw, self.tie, self.noise)
+                                 budget, self.wg, self.wh, self.hw, self.tie)
             nb = self.nbytes()
             if nb > self.peak:
                 self.peak = nb
@@ -1559,9 +1547,9 @@ class Portfolio(NamedTuple):
 # method -> Portfolio, or stages (heuristic weights for the fused kernel "fc", or a plug name for the generic
 # "best-first" / "dfs"; weights (g, h); node budget or None = the rest of the limits)
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_LIGHT, "fc", (1, 1)),
-                       (HW_NO_BURIED, "fc", (1, 1)), (HW_MAIN_BREAKS, "fc", (1, 1))),
-                      (300, 800, 2400, 400), 3),
+    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_MAIN_BREAKS, "fc", (1, 1)),
+                       (HW_CELLS, "fc", (1, 1)), (HW_MAIN, "fc", (1, 1))),
+                      (200, 800, 800, 2400), 3),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     # f = 3g + 2h: shorter still, more nodes; after 20000 nodes it falls back to "fast"'s search
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
@@ -1813,8 +1801,8 @@ def _move(code):
 
 
 @jit
-def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise,
-             codes, info):
+def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, codes,
+             info):
     """The first slice of a portfolio's first member for Microsoft deals ``deals[i0:]``, in one
     call: each deal is dealt into ``roots[i]`` and searched by :func:`fc_best_first` for
     ``budget`` nodes with the runner's arrays (emptied between deals as ``reset`` does).  A
@@ -1833,7 +1821,7 @@ def fc_batch(deals, i0, roots, tt, ctl, pool, rows, heap, buf, budget, wg, wh, h
         tt3_clear_rows(tt, pool, ctl[C_POOL])
         for j in range(ctl.shape[0]):
             ctl[j] = 0
-        code = fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie, noise)
+        code = fc_best_first(root, tt, ctl, pool, rows, heap, buf, budget, wg, wh, hw, tie)
         if code != FOUND:
             return i
         k = ctl[C_WIN_NODE]
@@ -1899,7 +1887,7 @@ def solve_many(deal_numbers, method=DEFAULT_METHOD, max_nodes=None, timeout=None
             r0 = _runner(plug, kind, weights, first_limits)  # reset, ready
             t0 = time.perf_counter()
             j = fc_batch(part, i, roots, r0.tt, r0.ctl, r0.pool, r0.rows, r0.heap, r0.buf,
-                         first_limits.max_nodes, r0.wg, r0.wh, r0.hw, r0.tie, r0.noise, codes, info)
+                         first_limits.max_nodes, r0.wg, r0.wh, r0.hw, r0.tie, codes, info)
             dt = time.perf_counter() - t0
             full = j < 0  # out of room for paths: deal -1-j not started
             if full:
