@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules import get_game
-from rules.moves import Move
+from rules.moves import DRAG, Move
 from rules.referee.freecell import Referee
 from rules import freecell as fc
 from solvers import freecell_solver as fs
@@ -215,6 +215,14 @@ def test_fast_move_generation_and_apply_equal_the_engine(seed, plies):
                 got = a.copy()
                 fs.apply_child(got, m, True)
                 assert np.array_equal(got, want)
+            src, k, dst = (m >> 16) & 0xFF, (m >> 8) & 0xFF, m & 0xFF
+            home = range(fs.FIRST_HOME, fs.FIRST_COL)
+            if (m >> 24) == DRAG and src not in home and dst not in home and \
+                    np.array_equal(want[fc.HOME:fc.HOME + 4], a[fc.HOME:fc.HOME + 4]):
+                # a drag that sends nothing home, as the fused kernel writes a simple child
+                row = np.zeros((1, fs.REC), np.int8)
+                fs._drag_to_row(row, 0, a.astype(np.int8), src, k, dst)
+                assert np.array_equal(row[0, :fs.STATE_SIZE], want.astype(np.int8))
 
 
 @settings(deadline=None, max_examples=40)
