@@ -79,21 +79,25 @@ more (same results as :func:`solve`).  Measured figures: ``benchmarks/freecell_v
 
 Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
-* ``fast`` (default): a :class:`Portfolio` of four best-first searches run round-robin, each
-  resuming its own search: ``heuristic_breaks`` with f = 2g + 3h, then with f = g + h the
-  main weights plus 1 per break (``HW_MAIN_BREAKS``), ``HW_CELLS`` (a full free cell costs
-  10, an empty column is worth 6: it plays differently from the others, which is what a
-  portfolio needs) and the main weights.  The first verdict wins.  Hard deals differ between
-  heuristics, so the tail shrinks.  Each member has its own first slice (200, 800, 800 and
-  2400 nodes) and all slices triple every round: a member whose typical deal costs more gets
-  more from the start, and fewer slices cost less Python.  Members, order and slices were
-  chosen by simulating schedules from 24 candidates' node counts on every MS deal 1-32000
-  (capped at 300000-400000 nodes), weighted by each candidate's measured time per node (up to
-  1.8x apart: the heavy-cell weightings cost the most) and by the Python cost of a slice, keeping the mean length on MS 1-1000 at most the former
-  109.06: 12.3 million nodes in all instead of 15.7 million for the former portfolio
-  (``HW_BREAKS`` 2g + 3h, ``HW_LIGHT``, ``HW_NO_BURIED``, ``HW_MAIN_BREAKS``, equal slices
-  doubling from 400).  Copies of one heuristic with a fixed pseudo-random 0..3 added to f per
-  position, and newest-first tie-breaking, were candidates too: not worth their code here.
+* ``fast`` (default): a :class:`Portfolio` of six best-first searches run round-robin, each
+  resuming its own search: ``heuristic_breaks`` with f = 2g + 3h and equal keys newest first
+  (kind ``fc-newest``), then with f = g + h the main weights plus 1 per break
+  (``HW_MAIN_BREAKS``), ``HW_CELLS`` (a full free cell costs 10, an empty column is worth 6:
+  it plays differently from the others, which is what a portfolio needs) and the main
+  weights, then ``heuristic_breaks`` 2g + 3h again with the core's tie order, and
+  ``HW_NO_BURIED`` (no buried term).  The first verdict wins.  Hard deals differ between
+  heuristics (and between tie orders of one heuristic), so the tail shrinks.  Each member
+  has its own first slice (300, 600, 800, 2400, 100 and 100 nodes) and all slices triple
+  every round: a member whose typical deal costs more gets more from the start, and fewer
+  slices cost less Python.  Members, order and slices were chosen by simulating schedules
+  from 24 candidates' node counts on every MS deal 1-32000 (capped at 300000-400000 nodes),
+  weighted by each candidate's measured time per node (up to 1.8x apart: the heavy-cell
+  weightings cost the most) and by the Python cost of a slice, keeping the mean length on
+  MS 1-1000 at most the former 109.06: 11.6 million nodes in all instead of 15.7 million for
+  the former portfolio (``HW_BREAKS`` 2g + 3h, ``HW_LIGHT``, ``HW_NO_BURIED``,
+  ``HW_MAIN_BREAKS``, equal slices doubling from 400), mean length 108.60.  Copies of one
+  heuristic with a fixed pseudo-random 0..3 added to f per position were candidates too
+  and did not make the cut.
 * ``astar``: f = g + h with ``heuristic_short`` -- shorter solutions (~101 atomic moves).
 * ``short``: f = 3g + 2h, shorter still (~96) and, on MS 1-1000, faster than ``astar``.
   Both fall back to f = g + h with ``heuristic`` after 20000 nodes, so they always decide.
@@ -1570,12 +1574,16 @@ class Portfolio(NamedTuple):
     factor: float   # ... multiplied by this every round (rounded down to whole nodes)
 
 
+# The fused kernel's search kinds: how each breaks ties between equal keys.
+FC_KINDS = {"fc": TIE_AS_CORE, "fc-newest": TIE_NEWEST}
+
 # method -> Portfolio, or stages (heuristic weights for the fused kernel "fc", or a plug name for the generic
 # "best-first" / "dfs"; weights (g, h); node budget or None = the rest of the limits)
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc", (2, 3)), (HW_MAIN_BREAKS, "fc", (1, 1)),
-                       (HW_CELLS, "fc", (1, 1)), (HW_MAIN, "fc", (1, 1))),
-                      (200, 800, 800, 2400), 3),
+    "fast": Portfolio(((HW_BREAKS, "fc-newest", (2, 3)), (HW_MAIN_BREAKS, "fc", (1, 1)),
+                       (HW_CELLS, "fc", (1, 1)), (HW_MAIN, "fc", (1, 1)),
+                       (HW_BREAKS, "fc", (2, 3)), (HW_NO_BURIED, "fc", (1, 1))),
+                      (300, 600, 800, 2400, 100, 100), 3),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     # f = 3g + 2h: shorter still, more nodes; after 20000 nodes it falls back to "fast"'s search
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
@@ -1672,12 +1680,12 @@ _RUNNERS = {}
 def _runner(plug, kind, weights, limits):
     """A reusable runner per (plug, search, weights) in this thread.
 
-    ``plug``: heuristic weights for the fused kernel (``kind == "fc"``), else a plug name."""
+    ``plug``: heuristic weights for the fused kernel (``kind`` in ``FC_KINDS``), else a plug name."""
     key = (plug, kind, weights, threading.get_ident())
     runner = _RUNNERS.get(key)
     if runner is None:
-        if kind == "fc":
-            runner = FreecellBestFirst(plug, limits, weights)
+        if kind in FC_KINDS:
+            runner = FreecellBestFirst(plug, limits, weights, FC_KINDS[kind])
         elif kind == "dfs":
             runner = DFS(get_plug(plug), limits)
         else:
@@ -1722,7 +1730,7 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
                 runners[j] = _runner(plug, kind, weights, limits)
             else:
                 runners[j].limits = limits
-            if kind == "fc":  # what run() does, with less bookkeeping per slice
+            if kind in FC_KINDS:  # what run() does, with less bookkeeping per slice
                 t1 = time.perf_counter()
                 code, limit = runners[j].advance(array, goal, left_time)
                 r = runners[j]
@@ -1739,7 +1747,7 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
             else:
                 result = runners[j].run(array)
             spent[j] = result.nodes_expanded
-            if result.verdict == SOLVED and kind == "fc":
+            if result.verdict == SOLVED and kind in FC_KINDS:
                 result.atomic_length = runners[j].win_g
             if result.verdict != "unknown" or result.limit != "nodes":
                 return result, runners, sum(spent)
@@ -1766,7 +1774,7 @@ def _run_stages(array, method, max_nodes, timeout, max_memory_mb, first_runner=N
         limits = Limits(stage_nodes, left_time, max_memory_mb)
         runner = _runner(plug, kind, weights, limits)
         result = runner.run(array)
-        if result.verdict == SOLVED and kind == "fc":
+        if result.verdict == SOLVED and kind in FC_KINDS:
             result.atomic_length = runner.win_g
         nodes += result.nodes_expanded
         stored = max(stored, result.states_stored)
@@ -1867,7 +1875,7 @@ _GAME = []
 
 def _batchable(method, max_nodes, timeout, max_memory_mb):
     pf = METHODS.get(method)
-    return (isinstance(pf, Portfolio) and pf.members[0][1] == "fc"
+    return (isinstance(pf, Portfolio) and pf.members[0][1] in FC_KINDS
             and (max_nodes is None or max_nodes >= pf.first[0])
             and (timeout is None or timeout >= 1.0)
             and (max_memory_mb is None or max_memory_mb >= 256))
