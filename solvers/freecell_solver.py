@@ -75,7 +75,9 @@ for many deals per call (:func:`fc_batch`) and resumes in Python only the deals 
 more (same results as :func:`solve`).  Measured figures: ``benchmarks/freecell_vs_fcsolve.py``
 (on a shared, loaded 2-core box, the ratio to fc-solve ``-l lg`` on MS 1-32000 went from
 4.2x to 3.0-3.15x over six runs with the changes above: fc-solve 5.85-6.34 s, this solver
-18.2-19.7 s CPU).
+18.2-19.7 s CPU; then to 2.39-2.44x over three runs, fc-solve 5.92-6.02 s, this solver
+14.2-14.7 s, with the six-member ``fast`` portfolio below, a simple child's drag written
+straight into its row, and the cyclic garbage collector paused during ``solve_many``).
 
 Methods (``METHODS``; measured with benchmarks/freecell_vs_fcsolve.py):
 
