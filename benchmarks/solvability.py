@@ -3,7 +3,8 @@
     python benchmarks/solvability.py --game yukon --seeds 1-1000 --timeout 10 \
         [--rules aisleriot|open] [--jobs N] [--json PATH] [--option spots=off] [--method dfs]
 
-Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson interval (unknown
+Every solution is replayed by the game's referee (outside the timed solve; a bad one stops
+the run).  Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson interval (unknown
 deals counted both ways), time percentiles, nodes and solution length; prints a table and
 writes JSON.  The solver module is ``solvers.<module>_solver`` for the game's rules module;
 every deal is dealt from its Aisleriot seed (Freecell too, numbering "aisleriot").  Compile /
@@ -11,6 +12,7 @@ cache-load time (the solver's ``warmup()``) is measured separately and not part 
 """
 import argparse
 import importlib
+import importlib.util
 import inspect
 import json
 import math
@@ -51,6 +53,10 @@ def win_interval(won, unsolvable, unknown):
         return (won / decided if decided else float("nan"), _wilson(won, n)[0], _wilson(won + unknown, n)[1])
 
 
+def _has_solver(name):
+    return importlib.util.find_spec(f"solvers.{_MODULES[name].split('.')[-1]}_solver") is not None
+
+
 def solver_module(game):
     return importlib.import_module(f"solvers.{_MODULES[game.name].split('.')[-1]}_solver")
 
@@ -74,6 +80,8 @@ def _solve_one(seed):
     t0 = time.perf_counter()
     r = c["module"].solve(state, **kwargs)
     wall = time.perf_counter() - t0
+    if r.verdict == "solved":
+        r.verify()              # the referee replays the solution (raises if a move is illegal)
     return {"seed": seed, "verdict": r.verdict, "seconds": wall, "nodes": int(r.nodes_expanded),
             "length": len(r.moves) if r.verdict == "solved" else None, "limit": r.limit,
             "compile": c["compile"]}
@@ -126,7 +134,8 @@ def print_table(meta, s, out=sys.stdout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--game", required=True, choices=sorted(_MODULES))
+    ap.add_argument("--game", required=True, choices=[g for g in sorted(_MODULES) if _has_solver(g)],
+                    help="games with a solver (Clock has none: it plays itself, see aisle winrate)")
     ap.add_argument("--seeds", default="1-1000", help="Aisleriot seeds, e.g. 1-1000,5000")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
     ap.add_argument("--max-nodes", type=int, default=None)
