@@ -4,9 +4,9 @@
         [--rules aisleriot|open] [--jobs N] [--json PATH] [--option spots=off] [--method dfs]
 
 Every solution is replayed by the game's referee (outside the timed solve; a bad one stops
-the run).  Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson interval (unknown
-deals counted both ways), time percentiles, nodes and solution length; prints a table and
-writes JSON.  The solver module is ``solvers.<module>_solver`` for the game's rules module;
+the run).  Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson
+interval (unknown deals counted both ways), time percentiles, nodes and solution length;
+prints a table and writes JSON.  The solver module is ``solvers.<module>_solver`` for the game's rules module;
 every deal is dealt from its Aisleriot seed (Freecell too, numbering "aisleriot").  Compile /
 cache-load time (the solver's ``warmup()``) is measured separately and not part of any deal.
 """

@@ -153,10 +153,10 @@ STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.8, 900_000, 10_000_000
 # pile's two hash terms (4 words per 64-bit term, PILE_H1 + 4*p and PILE_H2 + 4*p), so that a
 # child's hashes recompute only the piles the move changes, and its part of the heuristic that
 # depends on it alone (PILE_SCORE + p, see _pile_score), then a bit mask of the piles whose
-# stored words are stale (DIRTY), then the two hashes' sums over the piles (SUM1, SUM2).  The plug's apply only marks the piles it changes: most
-# positions built are scored and never expanded, so the terms are brought up to date by
-# ``legal`` (:func:`_refresh`), when the position is expanded.  Rules kernels never read these
-# words; copies carry them along.
+# stored words are stale (DIRTY), then the two hashes' sums over the piles (SUM1, SUM2).  The
+# plug's apply only marks the piles it changes: most positions built are scored and never
+# expanded, so the stored words are brought up to date by ``legal`` (:func:`_refresh`) when the
+# position is expanded.  Rules kernels never read these words; copies carry them along.
 SALT = STATE_SIZE
 PILE_H1 = SALT + 1
 PILE_H2 = PILE_H1 + 4 * N_PILES
