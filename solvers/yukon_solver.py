@@ -833,14 +833,21 @@ def _stored(state, at):
 
 
 @jit
+def _sum_parts(state, p):
+    """Pile ``p``'s stored terms as they enter SUM1 and SUM2."""
+    return _stored(state, PILE_H1 + 4 * p), _mix2(_stored(state, PILE_H2 + 4 * p))
+
+
+@jit
 def store_all_terms(state):
     """Fill in every pile's stored words and the sums (a fresh solver state)."""
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     for p in range(N_PILES):
         _store_terms(state, p)
-        sum1 += _stored(state, PILE_H1 + 4 * p)
-        sum2 += _mix2(_stored(state, PILE_H2 + 4 * p))
+        a, b = _sum_parts(state, p)
+        sum1 += a
+        sum2 += b
     _put(state, SUM1, sum1)
     _put(state, SUM2, sum2)
     state[DIRTY] = 0
@@ -855,11 +862,11 @@ def _refresh(state):
         sum2 = _stored(state, SUM2)
         for p in range(N_PILES):
             if dirty >> p & 1:
-                sum1 -= _stored(state, PILE_H1 + 4 * p)
-                sum2 -= _mix2(_stored(state, PILE_H2 + 4 * p))
+                a, b = _sum_parts(state, p)
                 _store_terms(state, p)
-                sum1 += _stored(state, PILE_H1 + 4 * p)
-                sum2 += _mix2(_stored(state, PILE_H2 + 4 * p))
+                a2, b2 = _sum_parts(state, p)
+                sum1 += a2 - a
+                sum2 += b2 - b
         _put(state, SUM1, sum1)
         _put(state, SUM2, sum2)
         state[DIRTY] = 0
