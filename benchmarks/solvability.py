@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules.registry import _MODULES, get_game  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
+from solvers.warm import make_ready  # noqa: E402
 
 _CTX = {}
 
@@ -67,7 +68,7 @@ def _init(args):
     game = get_game(args["game"])
     module = solver_module(game)
     if hasattr(module, "warmup"):
-        module.warmup()
+        make_ready(module.__name__, module.warmup)
     _CTX.update(args, module=module, gameobj=game, compile=time.perf_counter() - t0)
 
 

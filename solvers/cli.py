@@ -199,12 +199,15 @@ def cmd_solve(args):
             "rules": args.rules, "start": state.layout(), "verdict": result.verdict,
             "moves": [a for a, _ in moves], "notation": [n for _, n in moves],
             "nodes": result.nodes_expanded, "seconds": round(result.seconds, 6),
+            "compile_seconds": round(result.compile_seconds, 3),
         }, indent=2))
     else:
         for _, text in moves:
             print(text)
+        compiled = (f" (+{result.compile_seconds:.1f} s compiling kernels, outside the limit)"
+                    if result.compile_seconds >= 0.5 else "")
         print(f"# {game.name} ({args.rules} rules): {result.verdict}, {len(moves)} moves, "
-              f"{result.nodes_expanded} nodes, {result.seconds:.3f} s", file=sys.stderr)
+              f"{result.nodes_expanded} nodes, {result.seconds:.3f} s{compiled}", file=sys.stderr)
     return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
 
 

@@ -24,6 +24,7 @@ from rules import get_game
 from rules.errors import AisleError, InvalidOptionError, InvalidSeedError
 from .seeds import parse_seeds
 from .store import SOLVED_CODE, UNSOLVABLE_CODE, VERDICT_CODES
+from .warm import make_ready
 
 FORCED_GAMES = ("clock",)            # games decided by a forced play, no search
 RULE_MODES_FORCED = ("aisleriot",)
@@ -171,4 +172,4 @@ def warmup(settings):
     else:
         module = solver_module(get_game(settings["game"]))
         if hasattr(module, "warmup"):
-            module.warmup()
+            make_ready(module.__name__, module.warmup)

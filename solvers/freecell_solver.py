@@ -124,6 +124,7 @@ from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .search import (BestFirst, DFS, GamePlug, Limits, _Run, CTL_SIZE, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
 from .table import MAX_LOAD, _slot, fix_h1, fmix64 as _fmix, prefetch, prefetch2
+from .warm import ready_for_timing
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES
@@ -1756,9 +1757,13 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
         scale *= pf.factor
 
 
-def _run_stages(array, method, max_nodes, timeout, max_memory_mb, first_runner=None):
+def _check_method(method):
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+
+
+def _run_stages(array, method, max_nodes, timeout, max_memory_mb, first_runner=None):
+    _check_method(method)
     t0 = time.perf_counter()
     nodes = stored = peak = 0
     result = None
@@ -1806,9 +1811,12 @@ def solve(state, method=DEFAULT_METHOD, max_nodes=None, timeout=None, max_memory
     f = g + h, shorter solutions), ``short`` (f = 3g + 2h, shorter still), ``greedy``, ``dfs``.  ``max_memory_mb=None`` means 4096 MiB, so a
     search never takes the machine down.
     """
+    _check_method(method)
     start = _start_state(state)
+    compiled = ready_for_timing(__name__, warmup, timeout)
     result = _run_stages(start.array, method, max_nodes, timeout,
                          4096 if max_memory_mb is None else max_memory_mb)
+    result.compile_seconds = compiled
     return _finish(result, start, int(state) if isinstance(state, (int, np.integer)) else None)
 
 
@@ -1896,6 +1904,8 @@ def solve_many(deal_numbers, method=DEFAULT_METHOD, max_nodes=None, timeout=None
     proportion to nodes.
     """
     deals = [int(n) for n in deal_numbers]
+    _check_method(method)
+    ready_for_timing(__name__, warmup, timeout)       # before the first deal's clock starts
     if not (_batchable(method, max_nodes, timeout, max_memory_mb)
             and all(1 <= n < 2**31 for n in deals)):
         out = []

@@ -23,6 +23,7 @@ class SolveResult:
     states_stored: int = 0
     seconds: float = 0.0
     peak_memory_bytes: int = 0
+    compile_seconds: float = 0.0                # kernels compiled/loaded first (not in seconds or the limit)
     atomic_length: int = 0                      # game-defined cost of the moves (Freecell: single cards)
     method: str = ""
     limit: str = ""                             # which limit made the verdict "unknown"

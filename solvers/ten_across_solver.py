@@ -111,6 +111,7 @@ from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
+from .warm import ready_for_timing
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
 PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
@@ -572,6 +573,7 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     memory = 4096 if max_memory_mb is None else max_memory_mb
     runner = _runner(method, rules, Limits(max_nodes, timeout, memory))
     start = _start_state(state)
+    compiled = ready_for_timing(__name__, warmup, timeout)
     if method == "dfs":
         result = _probe_then_dfs(start.array, max_nodes, timeout, memory)
     else:
@@ -579,6 +581,7 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     result.method = method
     result.rules = rules
     result.start = start
+    result.compile_seconds = compiled
     result._verifier = verify_result
     if isinstance(state, (int, np.integer)):
         result.deal = int(state)

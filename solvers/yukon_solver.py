@@ -128,6 +128,7 @@ from rules.registry import get_game
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, replay_with_referee
 from .search import DEAD_END, BestFirst, DFS, GamePlug, Limits
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
+from .warm import ready_for_timing
 
 TAB, CAP, HEIGHT, DOWN, FOUND = yk.TAB, yk.CAP, yk.HEIGHT, yk.DOWN, yk.FOUND
 STATE_SIZE, MAX_MOVES, N_PILES = yk.STATE_SIZE, yk.MAX_MOVES, yk.N_PILES
@@ -1280,11 +1281,13 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     """
     _check_args(method, rules)
     start = _start_state(state)
+    compiled = ready_for_timing(__name__, warmup, timeout)
     result = _search(start.array, method, max_nodes, timeout,
                      4096 if max_memory_mb is None else max_memory_mb, rules)
     result.method = method
     result.rules = rules
     result.start = start
+    result.compile_seconds = compiled
     result._verifier = verify_result
     if isinstance(state, (int, np.integer)):
         result.deal = int(state)

@@ -107,6 +107,7 @@ from rules.registry import get_game
 from .result import SOLVED, replay_with_referee
 from .search import BestFirst, DFS, GamePlug, Limits
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
+from .warm import ready_for_timing
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -405,10 +406,12 @@ def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
     runner = _runner(method, rules, Limits(max_nodes, timeout,
                                            4096 if max_memory_mb is None else max_memory_mb))
     start = _start_state(state)
+    compiled = ready_for_timing(__name__, warmup, timeout)
     result = runner.run(start.array)
     result.method = method
     result.rules = rules
     result.start = start
+    result.compile_seconds = compiled
     result._verifier = verify_result
     if isinstance(state, (int, np.integer)):
         result.deal = int(state)
