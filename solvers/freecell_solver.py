@@ -120,7 +120,7 @@ from rules.cards import EMPTY
 from rules.game import State
 from rules.moves import DBL, DRAG, Move
 from rules.registry import get_game
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
+from .result import SOLVED, UNSOLVABLE, SolveResult
 from .search import (BestFirst, DFS, GamePlug, Limits, _Run, CTL_SIZE, C_HEAP, C_INIT, C_NODES, C_POOL,
                      C_STORED, C_WIN_NODE, EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL)
 from .table import MAX_LOAD, _slot, fix_h1, fmix64 as _fmix, prefetch, prefetch2
@@ -1511,34 +1511,6 @@ class FreecellBestFirst(_Run):
         return fc_best_first(root, self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf,
                              budget, self.wg, self.wh, self.hw, self.tie)
 
-    def advance(self, root, max_nodes, timeout):
-        """:meth:`run` without building a result: ``(code, limit)`` with the kernel's last
-        return code and which limit stopped it ("" if none) -- the same steps as ``run``
-        (chunks, growth, the seconds check after each call), for the portfolio's slices."""
-        t0 = time.perf_counter()
-        if not self._fits(0):
-            return PAUSED, "memory"
-        ctl = self.ctl
-        while True:
-            budget = self.CHUNK
-            if max_nodes is not None:
-                budget = min(budget, max_nodes - int(ctl[C_NODES]))
-                if budget <= 0:
-                    return PAUSED, "nodes"
-            code = fc_best_first(root, self.tt, ctl, self.pool, self.rows, self.heap, self.buf,
-                                 budget, self.wg, self.wh, self.hw, self.tie)
-            nb = self.nbytes()
-            if nb > self.peak:
-                self.peak = nb
-            if code == FOUND or code == EXHAUSTED:
-                return code, ""
-            if code == TABLE_FULL and not self._grow_table():
-                return code, "memory"
-            if code == STACK_FULL and not self._grow_stack():
-                return code, "memory"
-            if timeout is not None and time.perf_counter() - t0 > timeout:
-                return code, "seconds"
-
 
 def _plug(h):
     return GamePlug(legal, apply, won, hash1, hash2, h, cost, MAX_MOVES, STATE_SIZE)
@@ -1733,22 +1705,7 @@ def _run_portfolio(array, pf, max_nodes, timeout, max_memory_mb, first_runner=No
                 runners[j] = _runner(plug, kind, weights, limits)
             else:
                 runners[j].limits = limits
-            if kind in FC_KINDS:  # what run() does, with less bookkeeping per slice
-                t1 = time.perf_counter()
-                code, limit = runners[j].advance(array, goal, left_time)
-                r = runners[j]
-                if code == FOUND:
-                    result = SolveResult(SOLVED, r._path(), int(r.ctl[C_NODES]),
-                                         int(r.ctl[C_STORED]), 0.0, r.peak)
-                elif code == EXHAUSTED and not limit:
-                    result = SolveResult(UNSOLVABLE, [], int(r.ctl[C_NODES]),
-                                         int(r.ctl[C_STORED]), 0.0, r.peak)
-                else:
-                    result = SolveResult(UNKNOWN, [], int(r.ctl[C_NODES]), int(r.ctl[C_STORED]),
-                                         0.0, r.peak, limit=limit)
-                result.seconds = time.perf_counter() - t1
-            else:
-                result = runners[j].run(array)
+            result = runners[j].run(array)
             spent[j] = result.nodes_expanded
             if result.verdict == SOLVED and kind in FC_KINDS:
                 result.atomic_length = runners[j].win_g

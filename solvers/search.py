@@ -409,31 +409,36 @@ class _Run:
             factor //= 2
 
     def run(self, root):
+        """Search (or resume) from ``root`` within ``self.limits``; a SolveResult."""
+        t0 = time.perf_counter()
+        code, limit = self._advance(root)
+        return self._result(code, limit, time.perf_counter() - t0)
+
+    def _advance(self, root):
+        """Call the kernel in chunks until a verdict or a limit: ``(code, limit)``, the last
+        return code and the limit that stopped it ("" if none)."""
         t0 = time.perf_counter()
         lim = self.limits
-        limit = "" if self._fits(0) else "memory"  # even the starting arrays do not fit
-        code = PAUSED
-        while not limit:
+        if not self._fits(0):
+            return PAUSED, "memory"               # even the starting arrays do not fit
+        while True:
             budget = self.CHUNK
             if lim.max_nodes is not None:
                 budget = min(budget, lim.max_nodes - int(self.ctl[C_NODES]))
                 if budget <= 0:
-                    limit = "nodes"
-                    break
+                    return PAUSED, "nodes"
             code = self._call(root, budget)
             self.peak = max(self.peak, self.nbytes())
             if code == FOUND or code == EXHAUSTED:
-                break
+                return code, ""
             if code == TABLE_FULL and not self._grow_table():
-                limit = "memory"
-                break
+                return code, "memory"
             if code == STACK_FULL and not self._grow_stack():
-                limit = "memory"
-                break
+                return code, "memory"
             if lim.timeout is not None and time.perf_counter() - t0 > lim.timeout:
-                limit = "seconds"
-                break
-        seconds = time.perf_counter() - t0
+                return code, "seconds"
+
+    def _result(self, code, limit, seconds):
         if code == FOUND:
             verdict, moves = SOLVED, self._path()
         elif code == EXHAUSTED and not limit:
