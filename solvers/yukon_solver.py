@@ -798,34 +798,19 @@ def _word(state, at):
 
 
 @jit
-def _term1(state, p):
-    """Pile ``p``'s term of :func:`hash1`: FNV-1a style over 4-card words, finalised."""
-    n = np.int64(state[HEIGHT + p])
-    x = np.uint64(0xCBF29CE484222325)
-    x = (x ^ np.uint64(state[DOWN + p] + 64 * n)) * np.uint64(0x100000001B3)
-    base = TAB + p * CAP
-    for i in range(0, n, 4):
-        x = (x ^ _word(state, base + i)) * np.uint64(0x100000001B3)
-    return _splitmix(x)
-
-
-@jit
-def _term2(state, p):
-    """Pile ``p``'s term of :func:`hash2`: a polynomial over 4-card words, finalised."""
-    n = np.int64(state[HEIGHT + p])
-    x = np.uint64(0x13198A2E03707344) + np.uint64(state[DOWN + p]) * np.uint64(977)
-    base = TAB + p * CAP
-    for i in range(0, n, 4):
-        x = x * np.uint64(0x5851F42D4C957F2D) + _word(state, base + i)
-    return _fmix(x + np.uint64(n))
+def _terms(state, p):
+    """Pile ``p``'s terms of :func:`hash1` and :func:`hash2` (see :func:`_virtual_terms`)."""
+    return _virtual_terms(state, TAB + p * CAP, np.int64(state[HEIGHT + p]), 0, 0,
+                          np.int64(state[DOWN + p]))
 
 
 @jit
 def _store_terms(state, p):
     """Pile ``p``'s stored words: its two hash terms and its score part."""
     state[PILE_SCORE + p] = _pile_score(state, p)
-    _put(state, PILE_H1 + 4 * p, _term1(state, p))
-    _put(state, PILE_H2 + 4 * p, _term2(state, p))
+    t1, t2 = _terms(state, p)
+    _put(state, PILE_H1 + 4 * p, t1)
+    _put(state, PILE_H2 + 4 * p, t2)
 
 
 @jit
@@ -884,25 +869,19 @@ def _refresh(state):
 
 
 @jit
-def _pile_term1(state, p):
-    """Pile ``p``'s :func:`_term1`: stored unless the state has none or it is stale."""
+def _pile_terms(state, p):
+    """Pile ``p``'s :func:`_terms`: stored unless the state has none or they are stale."""
     if state.shape[0] >= SOLVER_STATE_SIZE and (np.int64(state[DIRTY]) >> p) & 1 == 0:
-        return _stored(state, PILE_H1 + 4 * p)
-    return _term1(state, p)
-
-
-@jit
-def _pile_term2(state, p):
-    """Pile ``p``'s :func:`_term2`, as :func:`_pile_term1`."""
-    if state.shape[0] >= SOLVER_STATE_SIZE and (np.int64(state[DIRTY]) >> p) & 1 == 0:
-        return _stored(state, PILE_H2 + 4 * p)
-    return _term2(state, p)
+        return _stored(state, PILE_H1 + 4 * p), _stored(state, PILE_H2 + 4 * p)
+    return _terms(state, p)
 
 
 @jit
 def _virtual_terms(state, base, keep, extra_at, extra_n, down):
-    """:func:`_term1` and :func:`_term2` of a pile that is not built: its first ``keep``
-    cards from ``base``, then ``extra_n`` cards from ``extra_at``, ``down`` face down."""
+    """The two hash terms of a pile, given as its first ``keep`` cards from ``base``, then
+    ``extra_n`` cards from ``extra_at``, ``down`` face down (so a child's piles need not be
+    built): over the cards packed 4 to a 64-bit word (EMPTY past the top), FNV-1a style
+    for :func:`hash1` and a polynomial for :func:`hash2`, each finalised."""
     n = keep + extra_n
     x1 = np.uint64(0xCBF29CE484222325)
     x1 = (x1 ^ np.uint64(down + 64 * n)) * np.uint64(0x100000001B3)
@@ -966,7 +945,7 @@ def child_hashes(state, move, out, at):
             elif p == t:
                 x1, x2 = d1, d2
             else:
-                x1, x2 = _pile_term1(state, p), _pile_term2(state, p)
+                x1, x2 = _pile_terms(state, p)
             sum1 += x1
             sum2 += _mix2(x2)
     out[at] = _hash1_of(sum1, found)
@@ -975,21 +954,21 @@ def child_hashes(state, move, out, at):
 
 @jit
 def hash1(state):
-    """Piles as a multiset: the sum of per-pile terms (:func:`_term1`, read from the solver
+    """Piles as a multiset: the sum of per-pile terms (:func:`_terms`, read from the solver
     state's stored terms when it has them); foundations by suit."""
     acc = np.uint64(0)
     for p in range(N_PILES):
-        acc += _pile_term1(state, p)
+        acc += _pile_terms(state, p)[0]
     return _hash1_of(acc, _found_key(state))
 
 
 @jit
 def hash2(state):
-    """Independent multiset hash: the sum of per-pile terms (:func:`_term2`, through
+    """Independent multiset hash: the sum of per-pile terms (:func:`_terms`, through
     :func:`_mix2`), mixed with the foundations."""
     acc = np.uint64(0)
     for p in range(N_PILES):
-        acc += _mix2(_pile_term2(state, p))
+        acc += _mix2(_pile_terms(state, p)[1])
     return _hash2_of(acc, _found_key(state))
 
 
