@@ -11,7 +11,6 @@ every deal is dealt from its Aisleriot seed (Freecell too, numbering "aisleriot"
 cache-load time (the solver's ``warmup()``) is measured separately and not part of any deal.
 """
 import argparse
-import importlib
 import importlib.util
 import inspect
 import json
@@ -25,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules.registry import _MODULES, get_game  # noqa: E402
+from solvers.dispatch import solver_module  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
 from solvers.warm import make_ready  # noqa: E402
 
@@ -55,11 +55,9 @@ def win_interval(won, unsolvable, unknown):
 
 
 def _has_solver(name):
+    """Whether ``name`` has a solver module, found without importing it (for --game's choices;
+    :func:`solvers.dispatch.solver_module` imports it)."""
     return importlib.util.find_spec(f"solvers.{_MODULES[name].split('.')[-1]}_solver") is not None
-
-
-def solver_module(game):
-    return importlib.import_module(f"solvers.{_MODULES[game.name].split('.')[-1]}_solver")
 
 
 def _init(args):
