@@ -230,11 +230,13 @@ def _bit(c):
 
 
 @jit
-def _exit_open(x, home, locked, empty_ok):
+def _exit_open(x, home, locked, empty_ok, pinned):
     """Could card ``x`` leave the card it sits on, given ``locked`` cards can never be pile
     tops or home?  Exits: a parent (other colour, one rank higher) not home and not locked; its
     foundation (``x`` itself not locked -- only a top card goes home -- and every lower card of
-    its suit not locked); for a King, an empty pile if ``empty_ok`` (see :func:`dead_end`)."""
+    its suit not locked); for a King, an empty pile if ``empty_ok`` (see :func:`dead_end`).
+    ``pinned``: ``x`` is face down under its twin, so a lone open parent is no exit unless the
+    twin can go home (the twin rule, see :func:`dead_end_sweep`)."""
     r = _rank(x)
     if r == 13 and empty_ok:
         return True
@@ -243,18 +245,35 @@ def _exit_open(x, home, locked, empty_ok):
             s1, s2 = 0, 3
         else:
             s1, s2 = 1, 2
+        n_open = 0
         if home[s1] < r + 1 and (locked & _bit(s1 * 13 + r)) == np.uint64(0):
-            return True
+            n_open += 1
         if home[s2] < r + 1 and (locked & _bit(s2 * 13 + r)) == np.uint64(0):
+            n_open += 1
+        if n_open == 2 or (n_open == 1 and (not pinned or _home_exit_open(_twin(x), home, locked))):
             return True
+    return _home_exit_open(x, home, locked)
+
+
+@jit
+def _home_exit_open(x, home, locked):
+    """Could ``x`` go home some day as far as ``locked`` cards allow: neither it (only a top
+    card goes home) nor a lower card of its suit still out is locked."""
     if (locked & _bit(x)) != np.uint64(0):
-        return False                            # home takes a top card only
+        return False
     s = x // 13
     lo = s * 13 + home[s]                       # the lower cards not home: lo .. x-1
     if lo >= x:
         return True
     mask = (_bit(x) - np.uint64(1)) & ~(_bit(lo) - np.uint64(1))
     return (locked & mask) == np.uint64(0)
+
+
+@jit
+def _twin(c):
+    """The other card of ``c``'s colour and rank (clubs-spades, diamonds-hearts): it has the
+    same two parents."""
+    return (3 - c // 13) * 13 + c % 13
 
 
 # parents of each card (the two cards of the other colour, one rank higher) as a bit mask
@@ -301,6 +320,22 @@ def _with_open_parent(available):
 
 
 @jit
+def _with_both_parents(available):
+    """Cards with both parents among ``available`` (as :func:`_with_open_parent`, with and
+    for or)."""
+    black = ((available & _RANKS) & ((available >> np.uint64(39)) & _RANKS)) >> np.uint64(1)
+    red = ((available >> np.uint64(13)) & (available >> np.uint64(26)) & _RANKS) >> np.uint64(1)
+    return (black << np.uint64(13)) | (black << np.uint64(26)) | red | (red << np.uint64(39))
+
+
+@jit
+def _twin_mask(cards):
+    """The twins (:func:`_twin`) of ``cards``: clubs and spades swapped, diamonds and hearts."""
+    return (((cards & _SUIT_MASKS[0]) << np.uint64(39)) | ((cards & _SUIT_MASKS[3]) >> np.uint64(39))
+            | ((cards & _SUIT_MASKS[1]) << np.uint64(13)) | ((cards & _SUIT_MASKS[2]) >> np.uint64(13)))
+
+
+@jit
 def _home_open(home_mask, locked):
     """Cards that could go home as far as ``locked`` cards allow: not home, and neither the card
     nor any lower card of its suit still out is locked."""
@@ -339,14 +374,14 @@ def dead_end(state):
     """
     under = carray(_stack_scratch(), 64)
     scan = _blocker_scan(state, under)
-    return _stuck_for_ever(scan[0], scan[1], scan[2], scan[3], scan[4], scan[5], under)
+    return _stuck_for_ever(scan[0], scan[1], scan[2], scan[3], scan[4], scan[5], scan[6], under)
 
 
 @jit
 def _blocker_scan(state, under):
     """One pass over the tableau for :func:`dead_end` (its masks, ``under``) and for the
     heuristic (cards home, cards on top of the next card each suit needs); returns
-    ``(home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried)``."""
+    ``(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried)``."""
     home_mask = np.uint64(0)
     need = np.uint64(0)                        # the next card of each suit not home
     cards_home = 0
@@ -360,6 +395,7 @@ def _blocker_scan(state, under):
     stuck = np.uint64(0)
     down = np.uint64(0)
     bottoms = np.uint64(0)
+    pinned = np.uint64(0)
     empty_pile = False
     buried = 0
     for p in range(N_PILES):
@@ -372,30 +408,38 @@ def _blocker_scan(state, under):
         bottoms |= _bit(below)
         if need & _bit(below) != np.uint64(0):
             buried += h - 1
+        n_down = np.int64(state[DOWN + p])
         for i in range(1, h):
             c = np.int64(state[base + i])
             locked |= _bit(below)
             stuck |= _bit(c)
             under[c] = below
+            if i <= n_down and c == _twin(below):
+                pinned |= _bit(below)
             below = c
             if need & _bit(c) != np.uint64(0):
                 buried += h - 1 - i
-        for i in range(np.int64(state[DOWN + p])):
+        for i in range(n_down):
             down |= _bit(np.int64(state[base + i]))
-    return home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried
+    return home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried
 
 
 @jit
-def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, empty_pile, under):
+def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
     """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: True if some blocker
-    stays stuck."""
+    stays stuck.  ``pinned``: the face-down cards with their twin directly on them."""
     while stuck != np.uint64(0):
-        open_parent = _with_open_parent(~home_mask & ~locked)
+        available = ~home_mask & ~locked
+        open_parent = _with_open_parent(available)
         home_open = _home_open(home_mask, locked)
         covered_down = down & locked               # face down under a stuck card: never moves
         empty_ok = empty_pile or (bottoms & open_parent & ~covered_down) != np.uint64(0) or (
             bottoms & home_open) != np.uint64(0)
-        exits = open_parent | home_open
+        if pinned != np.uint64(0):                 # the twin rule: both parents open, or the
+            exits = pinned & (_with_both_parents(available) | (   # twin can go home
+                open_parent & _twin_mask(home_open))) | (open_parent & ~pinned) | home_open
+        else:
+            exits = open_parent | home_open
         if empty_ok:
             exits |= _KINGS
         free = stuck & exits & ~covered_down
@@ -450,6 +494,17 @@ def dead_end_sweep(state):
     one exists), so before the first member of S moves no empty pile can appear unless
     ``empty_ok``; a King in S needs one to leave.
 
+    Twin rule: a face-down blocker ``y`` whose *twin* ``y'`` (the other non-King of its colour
+    and rank, so the same two parents) lies directly on it is *pinned*: for it a single open
+    parent is no exit unless ``y'`` could go home.  Why: ``y`` moves only after ``y'`` has left
+    it (``y`` turns face up only as a pile top), and a non-King that has left the card it was
+    dealt on lies on a parent or is home from then on (only Kings go to empty piles; ``y`` is
+    not a parent of ``y'``).  Before the first member of S moves, the locked parent is
+    covered and ``y'`` is not home (a lower card of its suit is covered), so ``y'`` lies on the
+    one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*`` with
+    3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay there,
+    so 7H never leaves 8C.
+
     This extends :func:`dead_end_basic` (blockers there: face-down cards and the lowest face-up
     card over them only): covered face-up cards can now be locked too.
     """
@@ -479,11 +534,11 @@ def dead_end_sweep(state):
             if under_stuck and np.int64(state[DOWN + p]) > 0:
                 continue                            # face down for ever
             if _rank(b) == 13:
-                if not under_stuck and _exit_open(b, home, locked, False):
+                if not under_stuck and _exit_open(b, home, locked, False, False):
                     empty_ok = True                 # the King goes home
                     break
                 continue
-            if _exit_open(b, home, locked, False):
+            if _exit_open(b, home, locked, False, False):
                 if under_stuck:                     # can leave only onto a parent, as a group
                     b_red = _red(b)
                     r = _rank(b)
@@ -508,7 +563,9 @@ def dead_end_sweep(state):
                     continue
                 if i < dn and (stuck[p] >> np.uint64(i + 1)) & np.uint64(1) != np.uint64(0):
                     continue                        # face down, under a stuck card
-                if _exit_open(np.int64(state[base + i]), home, locked, empty_ok):
+                x = np.int64(state[base + i])
+                pinned = i < dn and i + 1 < h and np.int64(state[base + i + 1]) == _twin(x)
+                if _exit_open(x, home, locked, empty_ok, pinned):
                     stuck[p] &= ~(np.uint64(1) << np.uint64(i))
                     locked &= ~_bit(np.int64(state[base + i - 1]))
                     changed = True
@@ -998,9 +1055,9 @@ def heuristic(state):
     if state.shape[0] < SOLVER_STATE_SIZE:
         return DEAD_END if dead_end(state) else score(state)
     under = carray(_stack_scratch(), 64)
-    home_mask, locked, stuck, down, bottoms, empty_pile, cards_home, buried = _blocker_scan(
-        state, under)
-    if _stuck_for_ever(home_mask, locked, stuck, down, bottoms, empty_pile, under):
+    home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried = (
+        _blocker_scan(state, under))
+    if _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
         return DEAD_END
     n_down = 0
     empty = 0

@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+from numba import njit
 
 from rules import yukon as yk
 from rules.game import Outcome
@@ -99,11 +100,12 @@ def test_real_deal_proven_unsolvable_by_search(seed):
         assert r.nodes_expanded > 100 and r.limit == ""
 
 
-@pytest.mark.parametrize("seed", [8, 14])
+@pytest.mark.parametrize("seed", [8, 14, 143])
 def test_root_dead_end_seed(seed):
     """A blocker has no exit at the deal, so both modes are refuted without search.  Seed 14
     needed a search before the foundation exit required the card itself to be free (a card
-    with a stuck card on it cannot go home)."""
+    with a stuck card on it cannot go home); seed 143 took over 30M positions before the twin
+    rule (7D face down on 7H, which lies on 8C)."""
     assert ys.dead_end(GAME.deal(seed).array)
     assert ys.solve(seed).verdict == ys.solve(seed, rules="open").verdict == "unsolvable"
 
@@ -325,6 +327,51 @@ def test_solver_moves_equal_engine_solver_moves():
         n1, n2 = yk.legal_moves(a, b1, 0), ys.solver_moves(a, b2)
         assert sorted(b1[:n1]) == sorted(b2[:n2])
     assert checked > 2000
+
+
+@njit
+def _dead_end_without_twin_rule(a):
+    under = np.zeros(64, np.int64)
+    s = ys._blocker_scan(a, under)
+    return ys._stuck_for_ever(s[0], s[1], s[2], s[3], s[4], np.uint64(0), s[6], under)
+
+
+def _plant_twin(rng, a):
+    """Swap two tableau cards so that a random face-down blocker gets its twin directly on it;
+    False if the position has no face-down blocker with a card on it (or it is a King)."""
+    spots = [(p, i) for p in range(7) for i in range(1, min(int(a[yk.DOWN + p]),
+                                                              int(a[yk.HEIGHT + p]) - 1))]
+    if not spots:
+        return False
+    p, i = spots[rng.integers(len(spots))]
+    at = yk.TAB + p * yk.CAP + i
+    if a[at] % 13 == 12:
+        return False
+    twin = ys._twin(int(a[at]))
+    for q in range(7):
+        base = yk.TAB + q * yk.CAP
+        for j in range(base, base + int(a[yk.HEIGHT + q])):
+            if a[j] == twin:
+                a[j], a[at + 1] = a[at + 1], a[j]
+                return True
+    return False                                         # the twin is home
+
+
+def test_twin_rule_fires_only_on_unsolvable_positions():
+    """Small random positions with a face-down card under its twin: whenever the twin rule
+    turns a position into a dead end, the reference search (no pruning) finds no win."""
+    rng = np.random.default_rng(2)
+    planted = fired = 0
+    for _ in range(12000):
+        a = _random_small_position(rng, 22, bool(rng.integers(2)))
+        if not _plant_twin(rng, a):
+            continue
+        planted += 1
+        assert bool(ys.dead_end(a)) == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if ys.dead_end(a) and not _dead_end_without_twin_rule(a):
+            fired += 1
+            assert _run("open-plain", a) == "unsolvable", str(GAME.array_to_layout(a))
+    assert planted > 2000 and fired > 30, (planted, fired)
 
 
 def test_dead_end_equals_reference_sweep():
