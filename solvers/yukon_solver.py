@@ -414,11 +414,15 @@ def _blocker_scan(state, under):
             locked |= _bit(below)
             stuck |= _bit(c)
             under[c] = below
-            if i <= n_down and c == _twin(below):
-                pinned |= _bit(below)
             below = c
             if need & _bit(c) != np.uint64(0):
                 buried += h - 1 - i
+        above = np.uint64(0)                   # the face-down cards and the lowest face-up one
+        for i in range(min(n_down, h - 1), 0, -1):
+            c = np.int64(state[base + i])
+            if i < n_down and above & _bit(_twin(c)) != np.uint64(0):
+                pinned |= _bit(c)
+            above |= _bit(c)
         for i in range(n_down):
             down |= _bit(np.int64(state[base + i]))
     return home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried
@@ -427,7 +431,7 @@ def _blocker_scan(state, under):
 @jit
 def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
     """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: True if some blocker
-    stays stuck.  ``pinned``: the face-down cards with their twin directly on them."""
+    stays stuck.  ``pinned``: the face-down cards under their twin (the twin rule)."""
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
         open_parent = _with_open_parent(available)
@@ -494,16 +498,18 @@ def dead_end_sweep(state):
     one exists), so before the first member of S moves no empty pile can appear unless
     ``empty_ok``; a King in S needs one to leave.
 
-    Twin rule: a face-down blocker ``y`` whose *twin* ``y'`` (the other non-King of its colour
-    and rank, so the same two parents) lies directly on it is *pinned*: for it a single open
+    Twin rule: a face-down blocker ``y`` is *pinned* when its *twin* ``y'`` (the other
+    non-King of its colour and rank, so the same two parents) lies above it among the
+    face-down cards of its pile or is the lowest face-up card there: for ``y`` a single open
     parent is no exit unless ``y'`` could go home.  Why: ``y`` moves only after ``y'`` has left
-    it (``y`` turns face up only as a pile top), and a non-King that has left the card it was
-    dealt on lies on a parent or is home from then on (only Kings go to empty piles; ``y`` is
-    not a parent of ``y'``).  Before the first member of S moves, the locked parent is
+    the card under it (``y`` turns face up only as a pile top, and a card lying on a face-down
+    card leaves it only as the deepest card of a group), and a non-King that has left the card
+    it was dealt on lies on a parent or is home from then on (only Kings go to empty piles; ``y``
+    is not a parent of ``y'``).  Before the first member of S moves, the locked parent is
     covered and ``y'`` is not home (a lower card of its suit is covered), so ``y'`` lies on the
     one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*`` with
-    3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay there,
-    so 7H never leaves 8C.
+    3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay
+    there, so 7H never leaves 8C.
 
     This extends :func:`dead_end_basic` (blockers there: face-down cards and the lowest face-up
     card over them only): covered face-up cards can now be locked too.
@@ -564,7 +570,9 @@ def dead_end_sweep(state):
                 if i < dn and (stuck[p] >> np.uint64(i + 1)) & np.uint64(1) != np.uint64(0):
                     continue                        # face down, under a stuck card
                 x = np.int64(state[base + i])
-                pinned = i < dn and i + 1 < h and np.int64(state[base + i + 1]) == _twin(x)
+                pinned = False
+                for j in range(i + 1, min(dn, h - 1) + 1):
+                    pinned = pinned or np.int64(state[base + j]) == _twin(x)
                 if _exit_open(x, home, locked, empty_ok, pinned):
                     stuck[p] &= ~(np.uint64(1) << np.uint64(i))
                     locked &= ~_bit(np.int64(state[base + i - 1]))

@@ -337,8 +337,9 @@ def _dead_end_without_twin_rule(a):
 
 
 def _plant_twin(rng, a):
-    """Swap two tableau cards so that a random face-down blocker gets its twin directly on it;
-    False if the position has no face-down blocker with a card on it (or it is a King)."""
+    """Swap two tableau cards so that a random face-down blocker gets its twin above it, among
+    the face-down cards or as the lowest face-up card; False if the position has no
+    face-down blocker with a card on it (or it is a King, or its twin is home)."""
     spots = [(p, i) for p in range(7) for i in range(1, min(int(a[yk.DOWN + p]),
                                                               int(a[yk.HEIGHT + p]) - 1))]
     if not spots:
@@ -347,14 +348,15 @@ def _plant_twin(rng, a):
     at = yk.TAB + p * yk.CAP + i
     if a[at] % 13 == 12:
         return False
+    to = at + int(rng.integers(1, int(a[yk.DOWN + p]) - i + 1))
     twin = ys._twin(int(a[at]))
     for q in range(7):
         base = yk.TAB + q * yk.CAP
         for j in range(base, base + int(a[yk.HEIGHT + q])):
             if a[j] == twin:
-                a[j], a[at + 1] = a[at + 1], a[j]
+                a[j], a[to] = a[to], a[j]
                 return True
-    return False                                         # the twin is home
+    return False
 
 
 def test_twin_rule_fires_only_on_unsolvable_positions():
