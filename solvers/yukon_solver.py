@@ -45,9 +45,8 @@ Pruning (in ``legal``), each with the argument that it never loses a solution:
    moves the hint alone would call LOST.  There the heuristic merely tends to try it first.
 3. *Dead ends* (both modes): :func:`dead_end` finds a card that provably stays covered for ever
    (argument in :func:`dead_end_sweep`'s docstring, the twin rule included); such a position
-   gets no moves (the search plugs test it in
-   their heuristic, which makes the core skip the position, see
-   :data:`solvers.search.DEAD_END`).  A win in aisleriot mode is a win in open mode, so a
+   gets no moves (the search plugs test it in their heuristic, which makes the core skip the
+   position, see :data:`solvers.search.DEAD_END`).  A win in aisleriot mode is a win in open mode, so a
    test that holds for open mode holds for both.
 4. *Reversible lateral moves* (a group moved between two piles and back) are not pruned; the
    transposition table removes the repeats.
@@ -241,8 +240,8 @@ def _exit_open(x, home, locked, empty_ok, pinned):
     tops or home?  Exits: a parent (other colour, one rank higher) not home and not locked; its
     foundation (``x`` itself not locked -- only a top card goes home -- and every lower card of
     its suit not locked); for a King, an empty pile if ``empty_ok`` (see :func:`dead_end`).
-    ``pinned``: ``x`` is face down under its twin, so a lone open parent is no exit unless the
-    twin can go home (the twin rule, see :func:`dead_end_sweep`)."""
+    ``pinned``: ``x`` is pinned by the twin rule (see :func:`dead_end_sweep`), so a lone open
+    parent is no exit unless its twin can go home."""
     r = _rank(x)
     if r == 13 and empty_ok:
         return True
@@ -438,7 +437,7 @@ def _blocker_scan(state, under):
 @jit
 def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
     """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: True if some blocker
-    stays stuck.  ``pinned``: the face-down cards under their twin (the twin rule)."""
+    stays stuck.  ``pinned``: the blockers the twin rule pins (see :func:`dead_end_sweep`)."""
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
         open_parent = _with_open_parent(available)
@@ -511,10 +510,10 @@ def dead_end_sweep(state):
     parent is no exit unless ``y'`` could go home.  Why: ``y`` moves only after ``y'`` has left
     the card under it (``y`` turns face up only as a pile top, and a card lying on a face-down
     card leaves it only as the deepest card of a group), and a non-King that has left the card
-    it was dealt on lies on a parent or is home from then on (only Kings go to empty piles; ``y``
-    is not a parent of ``y'``).  Before the first member of S moves, the locked parent is
+    it lies on now lies on a parent or is home from then on (only Kings go to empty piles; ``y``
+    is not a parent of ``y'``, so ``y'`` cannot come back to it).  Before the first member of S moves, the locked parent is
     covered and ``y'`` is not home (a lower card of its suit is covered), so ``y'`` lies on the
-    one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*`` with
+    one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*``, with
     3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay
     there, so 7H never leaves 8C.
 
