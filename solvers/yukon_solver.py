@@ -383,6 +383,80 @@ def dead_end(state):
 
 
 @jit
+def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
+    """:func:`dead_end` from :func:`_blocker_scan`'s masks: the fixpoint keeps a blocker stuck
+    (:func:`_stuck_set`), or the twin-pair rule applies (:func:`_twin_pair_dead`)."""
+    if _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under,
+                  ~np.uint64(0)) != np.uint64(0):
+        return True
+    return _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under)
+
+
+@jit
+def _home_shut_for(c, home_mask, locked, q_bit):
+    """Could a stuck set keep ``c`` from going home once it lies on ``q``: some card it needs
+    (itself: it must be a top; a lower card of its suit) has a card on it there?"""
+    need = (_bit(c) | (_bit(c) - np.uint64(1))) & _SUIT_MASKS[c // 13] & ~home_mask
+    return need & (locked | q_bit) != np.uint64(0)
+
+
+@jit
+def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
+    """The twin-pair rule (proof in :func:`dead_end_sweep`): the two children of a pile top
+    ``q`` are face-up blockers, their other parent is face down or home, and moving either one
+    onto ``q`` leaves it stuck there, with a lower card of ``q``'s suit covered.  The position after such a move is read off the masks: the
+    card ``u`` under it turns into a top (face up), ``q`` gets covered, and a twin-rule pin
+    that came from the card moved (it was the lowest face-up card on ``u``) goes."""
+    tops = (bottoms | stuck) & ~locked
+    face_up_blockers = stuck & ~down
+    todo = tops
+    while todo != np.uint64(0):
+        q_bit = todo & (~todo + np.uint64(1))
+        todo ^= q_bit
+        children = _CHILDREN[_lowest_bit_index(q_bit)]
+        if children == np.uint64(0) or children & face_up_blockers != children:
+            continue
+        y = _lowest_bit_index(children & (~children + np.uint64(1)))
+        if _PARENTS[y] & ~q_bit & (down | home_mask) == np.uint64(0):
+            continue                            # the other parent is neither face down nor home
+        q = _lowest_bit_index(q_bit)
+        if (q_bit - np.uint64(1)) & _SUIT_MASKS[q // 13] & ~home_mask & locked == np.uint64(0):
+            continue                            # q's way home cannot be shut (see below)
+        if not (_home_shut_for(y, home_mask, locked, q_bit) and
+                _home_shut_for(_twin(y), home_mask, locked, q_bit)):
+            continue                            # a child could go home instead
+        x = q                                   # a child in q's own pile cannot go onto q
+        while stuck & _bit(x) != np.uint64(0) and children & _bit(x) == np.uint64(0):
+            x = under[x]
+        if children & _bit(x) != np.uint64(0):
+            continue
+        dead = True
+        for c in (y, _twin(y)):
+            u = under[c]
+            down_after = down & ~_bit(u)
+            pinned_after = pinned
+            if down & _bit(u) != np.uint64(0):
+                pinned_after &= ~(_bit(_twin(c)) | _bit(u))
+            under[c] = q
+            left = _stuck_set(home_mask, (locked & ~_bit(u)) | q_bit, stuck, down_after, bottoms,
+                              pinned_after, empty_pile, under, _bit(c))
+            covered = np.uint64(0)              # the cards under the stuck ones
+            rest = left
+            while rest != np.uint64(0):
+                low = rest & (~rest + np.uint64(1))
+                rest ^= low
+                covered |= _bit(under[_lowest_bit_index(low)])
+            under[c] = u
+            if left & _bit(c) == np.uint64(0) or covered & (q_bit - np.uint64(1)) & _SUIT_MASKS[
+                    q // 13] & ~home_mask == np.uint64(0):
+                dead = False                    # c gets free, or q could go home first
+                break
+        if dead:
+            return True
+    return False
+
+
+@jit
 def _blocker_scan(state, under):
     """One pass over the tableau for :func:`dead_end` (its masks, ``under``) and for the
     heuristic (cards home, cards on top of the next card each suit needs); returns
@@ -435,9 +509,10 @@ def _blocker_scan(state, under):
 
 
 @jit
-def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
-    """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: True if some blocker
-    stays stuck.  ``pinned``: the blockers the twin rule pins (see :func:`dead_end_sweep`)."""
+def _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under, watch):
+    """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: the blockers that stay
+    stuck (0: none, or none of ``watch``: the search stops once they are all free).
+    ``pinned``: the blockers the twin rule pins (see :func:`dead_end_sweep`)."""
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
         open_parent = _with_open_parent(available)
@@ -454,7 +529,7 @@ def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
             exits |= _KINGS
         free = stuck & exits & ~covered_down
         if free == np.uint64(0):
-            return True
+            return stuck
         while free != np.uint64(0):    # exits only grow, so this round's stay open: release
             stuck &= ~free             # down the face-down cards before recomputing them
             while free != np.uint64(0):
@@ -462,15 +537,28 @@ def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
                 free ^= low
                 locked &= ~_bit(np.int64(under[_lowest_bit_index(low)]))
             free = stuck & exits & ~(down & locked)
-    return False
+        if stuck & watch == np.uint64(0):
+            return np.uint64(0)
+    return np.uint64(0)
 
 
 @jit
 def dead_end_sweep(state):
-    """Reference form of :func:`dead_end`: the same fixpoint computed by plain repeated sweeps
-    over the piles (kept for the tests, which check that both give the same answer).
+    """Reference form of :func:`dead_end`: the fixpoint by plain sweeps (:func:`_sweep_stuck`,
+    whose docstring has the argument) and the twin-pair rule on built positions."""
+    stuck = _sweep_stuck(state)
+    for p in range(N_PILES):
+        if stuck[p] != np.uint64(0):
+            return True
+    return _twin_pair_sweep(state)
 
-    True when some card provably stays covered for ever, so no win is reachable.
+
+@jit
+def _sweep_stuck(state):
+    """The fixpoint of :func:`dead_end` by plain repeated sweeps over the piles (kept for the
+    tests, which check that both give the same answer): bit ``i`` of entry ``p`` is set when
+    the card at index ``i`` of pile ``p`` stays stuck.  Any stuck card provably stays covered
+    for ever, so no win is reachable.
 
     Every card lying on another card (pile index >= 1) is a *blocker*: the card under it is
     covered until the blocker *leaves* it, i.e. until a group whose deepest card is the blocker
@@ -516,6 +604,22 @@ def dead_end_sweep(state):
     one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*``, with
     3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay
     there, so 7H never leaves 8C.
+
+    Twin-pair rule (:func:`_twin_pair_dead`), applied when the fixpoint leaves nothing stuck:
+    the position is also a dead end when the two children ``y``, ``y'`` of a pile top ``q``
+    (the non-Kings of the other colour, one rank lower) are face-up blockers in other piles,
+    their other parent is face down or home, and for each of them the position after moving it
+    (with its group) onto ``q`` has a stuck set S that holds it and covers a lower card of
+    ``q``'s suit.  Why: a win needs both to leave the cards they lie on; say ``y`` leaves first,
+    at time t, and take ``y``'s S.  Up to t no member of S moves: their exits are closed by the
+    same locks (``y`` still lying on its own card only adds one), except that ``q`` is
+    uncovered -- but only ``y`` and ``y'`` fit on it (``y'`` has not left), and ``q`` cannot
+    go home (a lower card of its suit stays covered).  So
+    ``y``'s other exits stay shut and it leaves onto ``q``; from then on every member of S lies
+    where it does in that position, so none ever moves, and the game is not won.  The same
+    holds for ``y'``, and if neither leaves, the game is not won either.  Without the
+    lower-card condition the rule is unsound: ``q`` could go home, and the locks ``y``'s stuck
+    set relied on with it (the random reference test found such a position).
 
     This extends :func:`dead_end_basic` (blockers there: face-down cards and the lowest face-up
     card over them only): covered face-up cards can now be locked too.
@@ -583,8 +687,54 @@ def dead_end_sweep(state):
                     stuck[p] &= ~(np.uint64(1) << np.uint64(i))
                     locked &= ~_bit(np.int64(state[base + i - 1]))
                     changed = True
-    for p in range(N_PILES):
-        if stuck[p] != np.uint64(0):
+    return stuck
+
+
+@jit
+def _twin_pair_sweep(state):
+    """Reference form of :func:`_twin_pair_dead`: builds the two positions and sweeps them."""
+    for t in range(N_PILES):
+        ht = np.int64(state[HEIGHT + t])
+        if ht == 0:
+            continue
+        q = np.int64(state[TAB + t * CAP + ht - 1])
+        if q % 13 == 0:
+            continue                                # an Ace has no children
+        kids = np.empty(2, np.int64)
+        kids[0] = (1 if q // 13 in (0, 3) else 0) * 13 + q % 13 - 1
+        kids[1] = (3 - kids[0] // 13) * 13 + kids[0] % 13
+        other = (3 - q // 13) * 13 + q % 13         # the children's other parent
+        shut = _home_height(state, other // 13) > other % 13
+        for p in range(N_PILES):
+            for i in range(np.int64(state[DOWN + p])):
+                shut = shut or np.int64(state[TAB + p * CAP + i]) == other
+        if not shut:
+            continue                                # neither face down nor home
+        dead = True
+        for c in kids:
+            where = -1
+            for p in range(N_PILES):
+                for i in range(max(1, np.int64(state[DOWN + p])), np.int64(state[HEIGHT + p])):
+                    if np.int64(state[TAB + p * CAP + i]) == c:
+                        where = p * CAP + i
+            p, i = where // CAP, where % CAP
+            if where < 0 or p == t:                 # not a face-up blocker, or under q
+                dead = False
+                break
+            after = state[:STATE_SIZE].copy()
+            yk.apply(after, np.int32((p + 1) << 16 | (np.int64(state[HEIGHT + p]) - i) << 8 | (t + 1)))
+            left = _sweep_stuck(after)
+            q_home_shut = False                     # a lower card of q's suit under a stuck one
+            for r in range(N_PILES):
+                for k in range(1, np.int64(after[HEIGHT + r])):
+                    low = np.int64(after[TAB + r * CAP + k - 1])
+                    if (left[r] >> np.uint64(k) & np.uint64(1) != np.uint64(0)
+                            and low // 13 == q // 13 and low % 13 < q % 13):
+                        q_home_shut = True
+            if left[t] >> np.uint64(ht) & np.uint64(1) == np.uint64(0) or not q_home_shut:
+                dead = False                        # c (now at index ht of pile t) got free
+                break
+        if dead:
             return True
     return False
 

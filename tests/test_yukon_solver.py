@@ -336,6 +336,15 @@ def _dead_end_without_twin_rule(a):
     return ys._stuck_for_ever(s[0], s[1], s[2], s[3], s[4], np.uint64(0), s[6], under)
 
 
+@njit
+def _fixpoint_dead_end(a):
+    """dead_end without the twin-pair rule."""
+    under = np.zeros(64, np.int64)
+    s = ys._blocker_scan(a, under)
+    return ys._stuck_set(s[0], s[1], s[2], s[3], s[4], s[5], s[6], under,
+                         ~np.uint64(0)) != np.uint64(0)
+
+
 def _plant_twin(rng, a):
     """Swap two tableau cards so that a random face-down blocker gets its twin above it, among
     the face-down cards or as the lowest face-up card; False if the position has no
@@ -374,6 +383,23 @@ def test_twin_rule_fires_only_on_unsolvable_positions():
             fired += 1
             assert _run("open-plain", a) == "unsolvable", str(GAME.array_to_layout(a))
     assert planted > 2000 and fired > 30, (planted, fired)
+
+
+def test_twin_pair_rule_fires_only_on_unsolvable_positions():
+    """Whenever the twin-pair rule alone makes a small random position a dead end, the
+    reference search (no pruning) finds no win; the mask form agrees with the sweep, which
+    builds the two positions.  (A first version without the check that q cannot go home
+    first failed here: Jc could go home instead of taking Td.)"""
+    rng = np.random.default_rng(9)
+    fired = 0
+    for _ in range(40000):
+        a = _random_small_position(rng, 34, bool(rng.integers(2)))
+        dead = bool(ys.dead_end(a))
+        assert dead == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if dead and not _fixpoint_dead_end(a):
+            fired += 1
+            assert _run("open-plain", a, 3_000_000) == "unsolvable", str(GAME.array_to_layout(a))
+    assert fired > 30, fired
 
 
 def test_dead_end_equals_reference_sweep():
