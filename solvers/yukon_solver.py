@@ -44,10 +44,10 @@ Pruning (in ``legal``), each with the argument that it never loses a solution:
    long as it stays put, so a winning line may need ``c`` kept back while it makes lateral
    moves the hint alone would call LOST.  There the heuristic merely tends to try it first.
 3. *Dead ends* (both modes): :func:`dead_end` finds a card that provably stays covered for ever
-   (argument in :func:`dead_end_sweep`'s docstring, the twin rule included); such a position
+   (argument in :func:`_sweep_stuck`'s docstring, the twin rules included); such a position
    gets no moves (the search plugs test it in their heuristic, which makes the core skip the
-   position, see :data:`solvers.search.DEAD_END`).  A win in aisleriot mode is a win in open mode, so a
-   test that holds for open mode holds for both.
+   position, see :data:`solvers.search.DEAD_END`).  A win in aisleriot mode is a win in open
+   mode, so a test that holds for open mode holds for both.
 4. *Reversible lateral moves* (a group moved between two piles and back) are not pruned; the
    transposition table removes the repeats.
 5. *Idle lateral moves* (open mode only).  A lateral move t takes a group whose deepest card
@@ -120,7 +120,7 @@ Two sound sharpenings of :func:`dead_end` -- a stuck lower card of its suit also
 card's way home; a parent lying above a card in its own pile, with only stuck cards between,
 is no exit -- change under 0.1% of positions (207: 4,669,351 to 4,666,577).  Skipping the move
 that puts the last group back (its child is the grandparent) saves nothing measurable.  The
-twin rule of :func:`dead_end_sweep` was also tried in a general form: "must leave first"
+twin rule of :func:`_sweep_stuck` was also tried in a general form: "must leave first"
 followed through every card whose only way out is one parent (the card on that parent must
 leave it first) or home (the card on it and the lower cards of its suit), recomputed each
 round.  It refutes nothing the pile form misses on the hard deals (473: 6,020,641 positions
@@ -240,7 +240,7 @@ def _exit_open(x, home, locked, empty_ok, pinned):
     tops or home?  Exits: a parent (other colour, one rank higher) not home and not locked; its
     foundation (``x`` itself not locked -- only a top card goes home -- and every lower card of
     its suit not locked); for a King, an empty pile if ``empty_ok`` (see :func:`dead_end`).
-    ``pinned``: ``x`` is pinned by the twin rule (see :func:`dead_end_sweep`), so a lone open
+    ``pinned``: ``x`` is pinned by the twin rule (see :func:`_sweep_stuck`), so a lone open
     parent is no exit unless its twin can go home."""
     r = _rank(x)
     if r == 13 and empty_ok:
@@ -368,14 +368,14 @@ def _stack_scratch(typingctx):
 def dead_end(state):
     """True when some card provably stays covered for ever, so no win is reachable.
 
-    The fixpoint and its proof are :func:`dead_end_sweep`'s; this computes the same fixpoint
+    The fixpoint and its proof are :func:`_sweep_stuck`'s; this computes the same fixpoint
     on 52-bit card masks, releasing every free blocker of a round at once (the release
     conditions are monotone -- fewer locked or stuck cards only open exits -- so releasing in
     rounds reaches the same greatest fixpoint; a test compares the two on many positions).
     Masks: ``stuck`` the stuck blockers, ``locked`` the cards directly under them, ``down``
     the face-down cards, ``bottoms`` the pile bottoms; ``under`` maps a blocker to the card
     under it.  A face-down card is locked exactly when the card on it is stuck, which is the
-    sweep's "face down under a stuck card".
+    sweep's "face down under a stuck card".  Then the twin-pair rule (:func:`_twin_pair_dead`).
     """
     under = carray(_stack_scratch(), 64)
     scan = _blocker_scan(state, under)
@@ -402,7 +402,7 @@ def _home_shut_for(c, home_mask, locked, q_bit):
 
 @jit
 def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
-    """The twin-pair rule (proof in :func:`dead_end_sweep`): the two children of a pile top
+    """The twin-pair rule (proof in :func:`_sweep_stuck`): the two children of a pile top
     ``q`` are face-up blockers, their other parent is face down or home, and moving either one
     onto ``q`` leaves it stuck there, with a lower card of ``q``'s suit covered.  The position after such a move is read off the masks: the
     card ``u`` under it turns into a top (face up), ``q`` gets covered, and a twin-rule pin
@@ -512,7 +512,7 @@ def _blocker_scan(state, under):
 def _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under, watch):
     """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: the blockers that stay
     stuck (0: none, or none of ``watch``: the search stops once they are all free).
-    ``pinned``: the blockers the twin rule pins (see :func:`dead_end_sweep`)."""
+    ``pinned``: the blockers the twin rule pins (see :func:`_sweep_stuck`)."""
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
         open_parent = _with_open_parent(available)
@@ -592,34 +592,33 @@ def _sweep_stuck(state):
     one exists), so before the first member of S moves no empty pile can appear unless
     ``empty_ok``; a King in S needs one to leave.
 
-    Twin rule: a face-down blocker ``y`` is *pinned* when its *twin* ``y'`` (the other
-    non-King of its colour and rank, so the same two parents) lies above it among the
-    face-down cards of its pile or is the lowest face-up card there: for ``y`` a single open
-    parent is no exit unless ``y'`` could go home.  Why: ``y`` moves only after ``y'`` has left
-    the card under it (``y`` turns face up only as a pile top, and a card lying on a face-down
-    card leaves it only as the deepest card of a group), and a non-King that has left the card
-    it lies on now lies on a parent or is home from then on (only Kings go to empty piles; ``y``
-    is not a parent of ``y'``, so ``y'`` cannot come back to it).  Before the first member of S moves, the locked parent is
-    covered and ``y'`` is not home (a lower card of its suit is covered), so ``y'`` lies on the
-    one open parent, and ``y`` in S cannot leave by it either.  Seed 143 (``8C* 7H* 7D*``, with
-    3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S and stay
-    there, so 7H never leaves 8C.
+    Twin rule: a face-down blocker ``y`` is *pinned* when its *twin* ``y'`` (the other non-King
+    of its colour and rank, so the same two parents) lies above it among the face-down cards of
+    its pile or is the lowest face-up card there: for ``y`` a single open parent is no exit
+    unless ``y'`` could go home. Why: ``y`` moves only after ``y'`` has left the card under it
+    (``y`` turns face up only as a pile top, and a card lying on a face-down card leaves it only
+    as the deepest card of a group), and a non-King that has left the card it lies on now lies
+    on a parent or is home from then on (only Kings go to empty piles; ``y`` is not a parent of
+    ``y'``, so ``y'`` cannot come back to it). Before the first member of S moves, the locked
+    parent is covered and ``y'`` is not home (a lower card of its suit is covered), so ``y'``
+    lies on the one open parent, and ``y`` in S cannot leave by it either. Seed 143 (``8C* 7H*
+    7D*``, with 3D and AH under them) is refuted at the deal this way: 7D can only go onto 8S
+    and stay there, so 7H never leaves 8C.
 
     Twin-pair rule (:func:`_twin_pair_dead`), applied when the fixpoint leaves nothing stuck:
-    the position is also a dead end when the two children ``y``, ``y'`` of a pile top ``q``
-    (the non-Kings of the other colour, one rank lower) are face-up blockers in other piles,
-    their other parent is face down or home, and for each of them the position after moving it
-    (with its group) onto ``q`` has a stuck set S that holds it and covers a lower card of
-    ``q``'s suit.  Why: a win needs both to leave the cards they lie on; say ``y`` leaves first,
-    at time t, and take ``y``'s S.  Up to t no member of S moves: their exits are closed by the
-    same locks (``y`` still lying on its own card only adds one), except that ``q`` is
-    uncovered -- but only ``y`` and ``y'`` fit on it (``y'`` has not left), and ``q`` cannot
-    go home (a lower card of its suit stays covered).  So
-    ``y``'s other exits stay shut and it leaves onto ``q``; from then on every member of S lies
-    where it does in that position, so none ever moves, and the game is not won.  The same
-    holds for ``y'``, and if neither leaves, the game is not won either.  Without the
-    lower-card condition the rule is unsound: ``q`` could go home, and the locks ``y``'s stuck
-    set relied on with it (the random reference test found such a position).
+    the position is also a dead end when the two children ``y``, ``y'`` of a pile top ``q`` (the
+    non-Kings of the other colour, one rank lower) are face-up blockers in other piles, their
+    other parent is face down or home, and for each of them the position after moving it (with
+    its group) onto ``q`` has a stuck set S that holds it and covers a lower card of ``q``'s
+    suit. Why: a win needs both to leave the cards they lie on; say ``y`` leaves first, at time
+    t, and take ``y``'s S. Up to t no member of S moves: their exits are closed by the same
+    locks (``y`` still lying on its own card only adds one), except that ``q`` is uncovered --
+    but only ``y`` and ``y'`` fit on it (``y'`` has not left), and ``q`` cannot go home (a lower
+    card of its suit stays covered). So ``y``'s other exits stay shut and it leaves onto ``q``;
+    from then on every member of S lies where it does in that position, so none ever moves, and
+    the game is not won. The same holds for ``y'``, and if neither leaves, the game is not won
+    either. Without the lower-card condition the rule is unsound: ``q`` could go home, and the
+    locks ``y``'s stuck set relied on with it (the random reference test found such a position).
 
     This extends :func:`dead_end_basic` (blockers there: face-down cards and the lowest face-up
     card over them only): covered face-up cards can now be locked too.
