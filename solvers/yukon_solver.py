@@ -255,7 +255,8 @@ def _exit_open(x, home, locked, empty_ok, pinned):
             n_open += 1
         if home[s2] < r + 1 and (locked & _bit(s2 * 13 + r)) == np.uint64(0):
             n_open += 1
-        if n_open == 2 or (n_open == 1 and (not pinned or _home_exit_open(_twin(x), home, locked))):
+        if n_open == 2 or (n_open == 1 and (
+                not pinned or _home_exit_open(_twin(x), home, locked))):
             return True
     return _home_exit_open(x, home, locked)
 
@@ -336,8 +337,10 @@ def _with_both_parents(available):
 @jit
 def _twin_mask(cards):
     """The twins (:func:`_twin`) of ``cards``: clubs and spades swapped, diamonds and hearts."""
-    return (((cards & _SUIT_MASKS[0]) << np.uint64(39)) | ((cards & _SUIT_MASKS[3]) >> np.uint64(39))
-            | ((cards & _SUIT_MASKS[1]) << np.uint64(13)) | ((cards & _SUIT_MASKS[2]) >> np.uint64(13)))
+    clubs_spades = (((cards & _SUIT_MASKS[0]) << np.uint64(39))
+                    | ((cards & _SUIT_MASKS[3]) >> np.uint64(39)))
+    return clubs_spades | ((cards & _SUIT_MASKS[1]) << np.uint64(13)) | (
+        (cards & _SUIT_MASKS[2]) >> np.uint64(13))
 
 
 @jit
@@ -402,11 +405,12 @@ def _home_shut_for(c, home_mask, locked, q_bit):
 
 @jit
 def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
-    """The twin-pair rule (proof in :func:`_sweep_stuck`): the two children of a pile top
-    ``q`` are face-up blockers, their other parent is face down or home, and moving either one
-    onto ``q`` leaves it stuck there, with a lower card of ``q``'s suit covered.  The position after such a move is read off the masks: the
-    card ``u`` under it turns into a top (face up), ``q`` gets covered, and a twin-rule pin
-    that came from the card moved (it was the lowest face-up card on ``u``) goes."""
+    """The twin-pair rule (proof in :func:`_sweep_stuck`): the two children of a pile top ``q`` are
+    face-up blockers, their other parent is face down or home, and moving either one onto ``q``
+    leaves it stuck there, with a lower card of ``q``'s suit covered. The position after such a
+    move is read off the masks: the card ``u`` under it turns into a top (face up), ``q`` gets
+    covered, and a twin-rule pin that came from the card moved (it was the lowest face-up card
+    on ``u``) goes."""
     tops = (bottoms | stuck) & ~locked
     face_up_blockers = stuck & ~down
     todo = tops
@@ -721,7 +725,8 @@ def _twin_pair_sweep(state):
                 dead = False
                 break
             after = state[:STATE_SIZE].copy()
-            yk.apply(after, np.int32((p + 1) << 16 | (np.int64(state[HEIGHT + p]) - i) << 8 | (t + 1)))
+            k = np.int64(state[HEIGHT + p]) - i
+            yk.apply(after, np.int32((p + 1) << 16 | k << 8 | (t + 1)))
             left = _sweep_stuck(after)
             q_home_shut = False                     # a lower card of q's suit under a stuck one
             for r in range(N_PILES):
