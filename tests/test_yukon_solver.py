@@ -389,7 +389,7 @@ def test_twin_pair_rule_fires_only_on_unsolvable_positions():
     """Whenever the twin-pair rule alone makes a small random position a dead end, the
     reference search (no pruning) finds no win; the mask form agrees with the sweep, which
     builds the two positions.  (A first version without the check that q cannot go home
-    first failed here: Jc could go home instead of taking Td.)"""
+    first failed this kind of test: Jc could go home instead of taking Td.)"""
     rng = np.random.default_rng(9)
     fired = 0
     for _ in range(40000):
