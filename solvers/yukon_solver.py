@@ -103,7 +103,8 @@ in any order, so the probes take at most 300,000 nodes (or 30% of a limit) and t
 to the complete search (it starts first for LEAD_NODES, pauses for the probes, then resumes).
 
 Where a hard proof's time goes (seeds 491, 550, 921 exhausted, 838K expanded nodes in 1.6-1.7 s
-on one core of the loaded 2-core box, 3.1 s before the changes below): each expanded position
+on one core of the loaded 2-core box, 3.1 s before the changes below; 761K nodes since the twin
+rules of :func:`_sweep_stuck`): each expanded position
 has about 6.7 children, of which 4.7 were seen before and 0.9 are dead ends.  So children are
 hashed before they are built (:func:`child_hashes`, from the parent's stored pile terms and
 sums), dead ends are tested in the heuristic once per new position (the core never expands
@@ -390,7 +391,7 @@ def _stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
     """:func:`dead_end` from :func:`_blocker_scan`'s masks: the fixpoint keeps a blocker stuck
     (:func:`_stuck_set`), or the twin-pair rule applies (:func:`_twin_pair_dead`)."""
     if _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under,
-                  ~np.uint64(0)) != np.uint64(0):
+                  ~np.uint64(0))[0] != np.uint64(0):
         return True
     return _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under)
 
@@ -424,7 +425,8 @@ def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
         if _PARENTS[y] & ~q_bit & (down | home_mask) == np.uint64(0):
             continue                            # the other parent is neither face down nor home
         q = _lowest_bit_index(q_bit)
-        if (q_bit - np.uint64(1)) & _SUIT_MASKS[q // 13] & ~home_mask & locked == np.uint64(0):
+        q_lower = (q_bit - np.uint64(1)) & _SUIT_MASKS[q // 13] & ~home_mask
+        if q_lower & locked == np.uint64(0):
             continue                            # q's way home cannot be shut (see below)
         if not (_home_shut_for(y, home_mask, locked, q_bit) and
                 _home_shut_for(_twin(y), home_mask, locked, q_bit)):
@@ -442,17 +444,11 @@ def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
             if down & _bit(u) != np.uint64(0):
                 pinned_after &= ~(_bit(_twin(c)) | _bit(u))
             under[c] = q
-            left = _stuck_set(home_mask, (locked & ~_bit(u)) | q_bit, stuck, down_after, bottoms,
-                              pinned_after, empty_pile, under, _bit(c))
-            covered = np.uint64(0)              # the cards under the stuck ones
-            rest = left
-            while rest != np.uint64(0):
-                low = rest & (~rest + np.uint64(1))
-                rest ^= low
-                covered |= _bit(under[_lowest_bit_index(low)])
+            left, covered = _stuck_set(home_mask, (locked & ~_bit(u)) | q_bit, stuck,
+                                       down_after, bottoms, pinned_after, empty_pile, under,
+                                       _bit(c))
             under[c] = u
-            if left & _bit(c) == np.uint64(0) or covered & (q_bit - np.uint64(1)) & _SUIT_MASKS[
-                    q // 13] & ~home_mask == np.uint64(0):
+            if left & _bit(c) == np.uint64(0) or covered & q_lower == np.uint64(0):
                 dead = False                    # c gets free, or q could go home first
                 break
         if dead:
@@ -514,8 +510,9 @@ def _blocker_scan(state, under):
 
 @jit
 def _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under, watch):
-    """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: the blockers that stay
-    stuck (0: none, or none of ``watch``: the search stops once they are all free).
+    """:func:`dead_end`'s fixpoint from :func:`_blocker_scan`'s masks: ``(stuck, locked)``, the
+    blockers that stay stuck and the cards directly under them (stuck 0: none, or none of
+    ``watch``: the search stops once they are all free).
     ``pinned``: the blockers the twin rule pins (see :func:`_sweep_stuck`)."""
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
@@ -533,7 +530,7 @@ def _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, unde
             exits |= _KINGS
         free = stuck & exits & ~covered_down
         if free == np.uint64(0):
-            return stuck
+            return stuck, locked
         while free != np.uint64(0):    # exits only grow, so this round's stay open: release
             stuck &= ~free             # down the face-down cards before recomputing them
             while free != np.uint64(0):
@@ -542,8 +539,8 @@ def _stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, unde
                 locked &= ~_bit(np.int64(under[_lowest_bit_index(low)]))
             free = stuck & exits & ~(down & locked)
         if stuck & watch == np.uint64(0):
-            return np.uint64(0)
-    return np.uint64(0)
+            return np.uint64(0), locked
+    return np.uint64(0), locked
 
 
 @jit

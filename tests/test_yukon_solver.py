@@ -342,7 +342,7 @@ def _fixpoint_dead_end(a):
     under = np.zeros(64, np.int64)
     s = ys._blocker_scan(a, under)
     return ys._stuck_set(s[0], s[1], s[2], s[3], s[4], s[5], s[6], under,
-                         ~np.uint64(0)) != np.uint64(0)
+                         ~np.uint64(0))[0] != np.uint64(0)
 
 
 def _plant_twin(rng, a):
