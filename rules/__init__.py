@@ -5,14 +5,14 @@
 >>> move = state.legal_moves()[0]; state.apply(move)
 """
 from .errors import (AisleError, IllegalMoveError, InvalidCardError, InvalidDealError,
-                     InvalidOptionError, InvalidSeedError, UnknownGameError)
+                     InvalidOptionError, InvalidSeedError, InvalidStateError, UnknownGameError)
 from .game import Game, Kernels, Outcome, State
 from .moves import Move
 from .registry import GAME_NAMES, all_games, get_game
 
 __all__ = [
     "AisleError", "IllegalMoveError", "InvalidCardError", "InvalidDealError", "InvalidOptionError",
-    "InvalidSeedError", "UnknownGameError", "Game", "Kernels", "Outcome", "State", "Move",
+    "InvalidSeedError", "InvalidStateError", "UnknownGameError", "Game", "Kernels", "Outcome", "State", "Move",
     "GAME_NAMES", "all_games", "get_game",
 ]
 __version__ = "0.1.0"

@@ -31,3 +31,7 @@ class UnknownGameError(AisleError, ValueError):
 
 class InvalidOptionError(AisleError, ValueError):
     """A game option that does not exist or has a bad value."""
+
+
+class InvalidStateError(AisleError, ValueError):
+    """A position that is not a valid state of the game it was given to (wrong game, shape or cards)."""

@@ -244,6 +244,22 @@ class State:
     def canonical_hash(self):
         return int(self.game.kernels.hash(self.array))
 
+    # ---- what a player sees, and pictures ---------------------------------------------------
+    def observation(self):
+        """What a player at the table has seen of this game (:mod:`rules.observation`)."""
+        from .observation import observe
+
+        return observe(self)
+
+    def to_svg(self, **kwargs) -> str:
+        """The position drawn as Aisleriot lays it out, as SVG text (:mod:`rules.svg`)."""
+        from .svg import state_to_svg
+
+        return state_to_svg(self, **kwargs)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
     # ---- text ------------------------------------------------------------------------------
     def layout(self) -> str:
         return str(self.game.array_to_layout(self.array))

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
+VERDICT_CODES = (UNKNOWN, SOLVED, UNSOLVABLE)     # code -> verdict, as batches and the store keep them
+VERDICT_CODE = {verdict: code for code, verdict in enumerate(VERDICT_CODES)}
 
 
 @dataclass
