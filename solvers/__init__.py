@@ -1,5 +1,32 @@
-"""Solvers, win-rate estimation and the ``aisle`` command for the games in :mod:`rules`."""
-__version__ = "0.1.0"
+"""Solvers, win-rate estimation and the ``aisle`` command for the games in :mod:`rules`.
+
+>>> from solvers import get_solver
+>>> result = get_solver("freecell").solve(1)        # Microsoft deal 1
+>>> result.verdict, len(result.moves), result.verify()
+"""
+import importlib
+from importlib.metadata import PackageNotFoundError, version
+
+from rules import get_game
+
+try:
+    __version__ = version("aisle-solvers")
+except PackageNotFoundError:          # run from a checkout that was never installed
+    __version__ = "0+unknown"
+
+_MODULES = {
+    "clock": "solvers.clock",
+    "freecell": "solvers.freecell",
+    "yukon": "solvers.yukon",
+    "ten-across": "solvers.ten_across",
+    "zebra": "solvers.zebra",
+}
+
+
+def get_solver(game):
+    """The :class:`solvers.base.Solver` of a game (a name such as ``"ten-across"``, or a Game)."""
+    name = game.name if hasattr(game, "name") else get_game(game).name
+    return importlib.import_module(_MODULES[name]).SOLVER
 
 
 def __getattr__(name):
