@@ -555,6 +555,13 @@ class FreecellGame(Game):
         columns = [cards[i::8] for i in range(8)]  # D[k] -> slot 8 + k mod 8, bottom first
         return _array_from_columns(columns)
 
+    def from_text(self, text, **options):
+        """Aisleriot layout text (it has ``|`` between slots), or Freecell Solver's board format."""
+        if "|" in text:
+            return self.from_layout(text.strip(), **options)
+        self.resolve_options(options)
+        return parse_fcs_board(text)
+
     def layout_to_array(self, layout, options):
         slots = layout.slots
         if len(slots) != N_SLOTS:

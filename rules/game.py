@@ -134,6 +134,11 @@ class Game:
         layout = text if isinstance(text, Layout) else parse_layout(text)
         return State(self, self.layout_to_array(layout, self.resolve_options(options)))
 
+    def from_text(self, text, **options) -> "State":
+        """A position from the text a user gives (``aisle solve --layout/--file``): Aisleriot
+        layout text here; a game with its own board format accepts that too."""
+        return self.from_layout(text.strip(), **options)
+
     def as_state(self, position) -> "State":
         """A fresh State from a State (copied), an Aisleriot seed, layout text / Layout, or an array."""
         if isinstance(position, State):

@@ -133,7 +133,7 @@ def _push(state, dst, card):
 
 
 @jit
-def _drops(state, buf, count, faithful, src, n, card, whole_pile):
+def drops(state, buf, count, faithful, src, n, card, whole_pile):
     """Write every accepted drop of the group (``src``, ``n``) whose deepest card is ``card``."""
     is_king = card % 13 == KING_INDEX
     placed_on_empty = False
@@ -187,7 +187,7 @@ def legal_moves(state, buf, faithful):
     for s in range(N_SPOTS):
         card = np.int64(state[SPOT + s])
         if card != EMPTY:
-            count = _drops(state, buf, count, faithful, s, 1, card, False)
+            count = drops(state, buf, count, faithful, s, 1, card, False)
     for p in range(N_PILES):
         h = state[HEIGHT + p]
         up = h - state[DOWN + p]
@@ -196,7 +196,7 @@ def legal_moves(state, buf, faithful):
             card = np.int64(state[base + h - n])
             if ((wanted >> np.uint64(card)) & np.uint64(1)) != 0 \
                     or (any_empty and card % 13 == KING_INDEX) or (n == 1 and spot_free):
-                count = _drops(state, buf, count, faithful, p + FIRST_PILE, n, card, n == h)
+                count = drops(state, buf, count, faithful, p + FIRST_PILE, n, card, n == h)
     return count
 
 

@@ -199,7 +199,7 @@ def _source_top(state, slot):
 
 
 @jit
-def _legal_moves_kernel(state, buf, faithful):
+def legal_moves(state, buf, faithful):
     count = 0
     wn = state[WASTE_LEN]
     if wn > 0:
@@ -291,7 +291,7 @@ def _refill(state, slot):
 
 
 @jit
-def _apply_kernel(state, move):
+def apply(state, move):
     kind = move_kind(move)
     src = move_src(move)
     if kind == CLICK:
@@ -332,7 +332,7 @@ def _apply_kernel(state, move):
 
 
 @jit
-def _won_kernel(state):
+def won(state):
     for f in range(N_FOUND):
         if state[FOUND_LEN + f] != FOUND_CAP:
             return False
@@ -402,8 +402,8 @@ def _hint_kernel(state):
 
 
 @jit
-def _status_kernel(state):
-    if _won_kernel(state):
+def status(state):
+    if won(state):
         return _WON
     h = _hint_kernel(state)
     if h == _HINT_TRUE:
@@ -462,19 +462,19 @@ def warmup():
     """Compile (or load from cache) every kernel on the seed-1 deal."""
     state = deal_to_array(deal_cards(1))
     buf = np.empty(MAX_MOVES, dtype=np.int32)
-    n = _legal_moves_kernel(state, buf, 1)
-    _legal_moves_kernel(state, buf, 0)
-    _status_kernel(state)
+    n = legal_moves(state, buf, 1)
+    legal_moves(state, buf, 0)
+    status(state)
     _hash_kernel(state)
     _score_kernel(state)
-    _apply_kernel(state, buf[n - 1])
+    apply(state, buf[n - 1])
 
 
 KERNELS = Kernels(
-    legal_moves=_legal_moves_kernel,
-    apply=_apply_kernel,
-    status=_status_kernel,
-    won=_won_kernel,
+    legal_moves=legal_moves,
+    apply=apply,
+    status=status,
+    won=won,
     hash=_hash_kernel,
     score=_score_kernel,
 )

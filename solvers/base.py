@@ -62,6 +62,9 @@ class Solver:
     METHODS = ()
     DEFAULT_METHOD = None
     RULE_MODES = ("aisleriot",)
+    USES_LIMITS = True        # False when a play can hit no limit (a forced play)
+    IN_PROCESS = False        # True when batches run best in the calling process
+    BATCH_SIZE = 4            # deals per win-rate batch (and per store transaction)
 
     def __init__(self):
         self._warmed = False

@@ -10,11 +10,10 @@ would serialise on the GIL between kernel calls.  Workers start with ``spawn`` (
 threads on every platform) and load the kernels from Numba's on-disk cache once each.  Only the
 client writes to SQLite; workers return plain numpy columns.
 
-Clock is the exception: its batch kernel plays a million deals in about a second on one core,
-while writing a million rows to SQLite takes about three, and the client alone writes.  Worker
-processes would only add their start-up (measured on 2 cores: 7.6 s in one process against 12.6 s
-with two workers for seeds 1-1,000,000), so Clock runs in the client unless ``jobs`` is given,
-and there its kernel spreads each batch over every core with Numba's threads (``parallel=True``).
+A solver marked ``IN_PROCESS`` (Clock's forced play) is the exception: its batch kernel is
+faster than SQLite can store the rows, and only the client writes, so worker processes would add
+their start-up and nothing else.  It runs in the client unless ``jobs`` is given, and there its
+kernel spreads each batch over every core with Numba's threads.
 
 At most ``2 * jobs`` batches are in flight, which bounds memory and the work a kill can lose.
 The Dask path (``dask="tcp://host:8786"`` or ``"local"``) sends the same batches through
@@ -29,13 +28,12 @@ import numpy as np
 from rules.errors import InvalidOptionError
 
 from . import __version__
-from .dispatch import FORCED_GAMES, make_settings, solve_batch, warmup
+from . import get_solver
+from .dispatch import make_settings, solve_batch, warmup
 from .seeds import parse_seeds
 from .stats import WinRate, win_rate
 from .store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
 
-DEFAULT_BATCH = {"clock": 50_000}     # forced play: ~1 us a deal; searches: a few deals a batch
-DEFAULT_SEARCH_BATCH = 4
 
 
 @dataclass
@@ -92,21 +90,22 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
 
     ``seeds``: text such as ``"1-1000,5000"``, an int, a range or integers.  ``db``: path of the
     SQLite results store (``None``: in memory, nothing kept).  ``jobs``: worker processes (default:
-    every core, except Clock which plays in this process; 1 runs in this process).  ``dask``: a
+    every core, except for solvers marked ``IN_PROCESS``; 1 runs in this process).  ``dask``: a
     scheduler address or ``"local"``.  ``retry_unknown``: solve again the deals stored as unknown
     (with the same limits).  ``progress``: a tqdm bar on stderr.
     """
     started = time.perf_counter()
     settings = make_settings(game, numbering, rules, options, timeout, max_nodes)
+    solver = get_solver(settings["game"])
     seedset = parse_seeds(seeds, settings["numbering"])
     if dask is not None:
         jobs = default_jobs() if jobs is None else int(jobs)     # workers of --dask local
-    elif jobs is None:  # forced play: the store, not the kernel, is the bottleneck (module docstring)
-        jobs = 1 if settings["game"] in FORCED_GAMES else default_jobs()
+    elif jobs is None:  # a solver that batches in-process: the store is the bottleneck (docstring)
+        jobs = 1 if solver.IN_PROCESS else default_jobs()
     jobs = int(jobs)
     if jobs < 1:
         raise InvalidOptionError(f"jobs {jobs!r} must be at least 1")
-    size = int(batch_size or DEFAULT_BATCH.get(settings["game"], DEFAULT_SEARCH_BATCH))
+    size = int(batch_size or solver.BATCH_SIZE)
     if size < 1:
         raise InvalidOptionError(f"batch size {size!r} must be at least 1")
     store = ResultsStore(db if db is not None else ":memory:")

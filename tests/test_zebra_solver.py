@@ -95,14 +95,14 @@ def exhaustive(layout, aisleriot, cap=30000):
     stack = [start]
     while stack:
         a = stack.pop()
-        status = Z._status_kernel(a)
+        status = Z.status(a)
         if status == Outcome.WON:
             return True
         if aisleriot and status != Outcome.ONGOING:
             continue
-        for m in buf[:Z._legal_moves_kernel(a, buf, 1)]:
+        for m in buf[:Z.legal_moves(a, buf, 1)]:
             b = a.copy()
-            Z._apply_kernel(b, m)
+            Z.apply(b, m)
             if b.tobytes() not in seen:
                 seen.add(b.tobytes())
                 stack.append(b)
@@ -359,7 +359,7 @@ def test_safe_home_move_is_forced_only_from_a_pile_of_two_or_more():
                 assert forced and Move.from_code(buf[0]).src == 10 + safe[0]
                 assert int(zs.legal_aisleriot(a, buf)) == 1
             else:
-                assert int(zs.legal_open(a, buf)) == Z._legal_moves_kernel(a, buf, 0)
+                assert int(zs.legal_open(a, buf)) == Z.legal_moves(a, buf, 0)
             moves = state.legal_moves(distinct=True)
             if not moves or state.outcome != Outcome.ONGOING:
                 break

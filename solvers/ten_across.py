@@ -1,117 +1,21 @@
 """Ten Across solver (thoughtful: every card known, face-down ones included): the Ten Across
-plug for :mod:`solvers.search`.
+plug for the search core.
 
-Rules come from :mod:`rules.ten_across` (its solver move set, ``faithful=0``), including the
-"Allow temporary spots use" option, which the state carries (``--option spots=off``).
-
-Rule modes.  ``rules="aisleriot"`` (default) and ``rules="open"`` are both accepted and every
-result reports its mode as ``result.rules``, but for Ten Across they are the same search: the
-game's continue predicate is just "not won" (spec 6.4), so Aisleriot never ends a game early and
-the positions it lets you play on are exactly the positions the move rules reach.
-
-Canonical hashing.  Both hashes treat the two spots as a set and the ten tableau piles as a
-multiset (each pile hashed with its cards and its face-down count); the option is hashed too.
-Why piles may be merged up to order: no rule of Ten Across looks at a pile's index -- a drop
-tests only the destination's top card (or emptiness), a pick-up only the group's deepest card,
-the flip only the source pile, the won test every pile alike -- so positions equal up to a
-permutation of piles (and a swap of spots) have the same futures up to that renaming.  The moves
-returned are the ones actually applied from the real start, so they replay as they are.
-``hash1`` and ``hash2`` use unrelated per-pile hashes and combining functions (see
-:mod:`solvers.table` for why two).
-
-Pruning, each with the argument that it never loses a solution.  Write ``dist(P)`` for the
-fewest moves that win from ``P`` (in Aisleriot's full action set, positions up to the symmetry
-above) and ``Phi(P)`` for the number of cards lying directly on their in-suit successor.
-
-1. *Symmetric moves* (the engine's ``faithful=0`` set): a card goes only to the first empty
-   spot, a King group only to the first empty pile, no spot -> spot, no whole pile (King at
-   the bottom) to an empty pile.  Each dropped action gives a position equal to the parent or to
-   a kept child up to the symmetry above.
-2. *Safe successor move* (listed alone when present).  A non-King card ``c`` (face up, with
-   every card above it, its *stack*) dropped onto ``c+1``, the top card of a *settled* tableau
-   pile ``B``: no face-down cards, a King at the bottom and each card on its successor
-   (``B = K, Q, ..., c+1``), with at least 1 card when spots are off and at least 4 cards
-   (``c+1`` a Ten or lower) when spots are on.
-
-   Proof sketch.  No card of ``B`` ever moves in a shortest winning line ``L`` from ``P``: a
-   settled non-King card's only tableau target is the card under it, so it could only leave
-   for a spot -- impossible with spots off; with spots on the top one or two cards could go to
-   the spots but must come back onto ``B``, which cannot empty meanwhile (at least 4 cards, 2
-   spots), so deleting those moves gives a shorter line -- and the King at the bottom could
-   only carry the whole pile to an empty pile, a renaming a shortest line never makes.  Only
-   ``c`` can be dropped on ``c+1``.  Replay ``L`` from ``P'`` (the move played) with ``c``'s
-   stack already on ``c+1``: a move that takes cards off the stack, drops on its top card, or
-   carries it along with a deeper card of ``c``'s old pile (now without it) has the same
-   deepest card and the same destination top, so it stays legal; the card ``c`` covered is face
-   up sooner (more moves, never fewer); every pile empty in ``L`` is empty in the replay.  When
-   ``L`` plays ``c`` onto ``c+1`` the replay skips it and both lines are in the same position;
-   when ``L`` plays ``c`` alone into a spot the replay does the same from ``B``; the won
-   position has ``c`` on ``c+1``, so one of the two happens.  Hence ``dist(P') <= dist(P)``,
-   and ``Phi(P') = Phi(P) + 1``.
-
-   Why ``B`` must be settled (found by differential testing against an unpruned search, seed
-   3 with spots off): if ``c+1`` or a card under it may still move, ``L`` can carry ``c+1``
-   inside a group dropped onto the top of ``c``'s stack (e.g. ``5D 8D 7D`` onto ``6D``); with
-   the stack already on ``c+1`` that drop would put a group onto itself.
-3. *Settled card into a spot* (spots on): the top card of a settled pile of at least 4 cards
-   is never moved into a spot -- no shortest line does it (the deletion argument in 2).
-
-4. *Spot moves only as macros* (spots on).  A tableau top card ``x`` going into a spot from
-   pile ``P`` is listed only together with the move that uses what it uncovered: the macro is
-   "``x`` into the lowest empty spot, then a move ``m`` with source ``P`` or destination ``P``"
-   (a group from ``P``, a drop onto ``P``'s new top ``y``, or a King group into ``P`` when ``x``
-   left it empty and it is the lowest empty pile).  Two spot moves may come first: the new top
-   ``y`` of ``P`` into the other spot, then a move using ``P``; or the tops of two piles
-   ``P`` and ``Q``, then a move between ``P`` and ``Q``.  ``m`` is never ``x`` leaving its spot,
-   except straight back onto ``P`` when ``x``'s departure turned ``y`` face up.
-
-   Proof (postponement).  Call a move *dependent* on the spot move ``s`` of ``x`` from ``P`` if
-   it has source or destination ``P`` or moves ``x`` out of its spot.  A move that is not
-   dependent has the same legality and effect with ``x`` still on ``P``: it neither looks at
-   ``P`` nor at ``x``, and it finds at least the spots free that it found before (the spot
-   contents without ``s`` are a subset).  So in any winning line a spot move can be moved to
-   just before its first dependent move, without changing the length or the end position (up
-   to the symmetries of rule 1; every spot card must leave before the win, so a dependent
-   exists).  Do that for the spot moves from the last to the first, each time in the current
-   line: every run of consecutive spot moves then ends just before a non-spot move ``m``, and
-   each member has as first dependent ``m`` or a later member -- a later member can depend on
-   it only as the spot move of the next card of the same pile.  All the run's cards are in the
-   spots just before ``m`` (a card leaving is a dependent), so a run has one or two members:
-   exactly the three macro shapes.  If the first dependent is ``x`` leaving its spot for somewhere
-   other than ``P``, the line is not shortest: ``x`` could have gone there straight from ``P``
-   (still its top card), one move fewer.  Returning onto ``P`` is a real move only when it
-   follows a flip.  Hence every shortest winning line can be rewritten, same length, as a
-   line of listed plain moves and macros.
-
-   Found by differential testing: seed 44 (spots on) needs ``5s`` into a spot and straight back
-   onto the ``6s`` its departure turned face up -- the exception above.
-
-Why the search stays exact with 2-4: at exhaustion the visited set is closed under the listed
-children.  If the start were winnable, take a visited winnable position minimising
-``(dist, -Phi)`` lexicographically; if it is not won, its listed children include one that is
-smaller (the forced child of rule 2, or else the first step -- a plain move or a macro -- of a
-shortest line written as in rule 4, which rules 1 and 3 keep up to symmetry), and that child is
-visited or equal to a visited position -- a contradiction.  So "unsolvable" is a proof;
-"solved" moves (macros expanded into Aisleriot moves) are replayed by the referee.
-
-Move ordering (depth-first) and best-first ``h``: :func:`heuristic`, lower is better.
-A King group between empty piles is not pruned beyond rule 1; the transposition table removes
-the repeats.
+Rules come from :mod:`rules.ten_across` (its solver move set), with the temporary-spots option
+the state carries.  The two rule modes are the same search (the game never declares a loss).
+Both hashes see the spots as a set and the piles as a multiset; four pruning rules (symmetric
+moves, the safe successor move, no settled card into a spot, spot moves only as macros) keep
+the search exact, as argued in ``docs/ten-across.md``.
 """
-import time
-
 import numpy as np
 
 from rules import ten_across as ta
 from rules._jit import jit
 from rules.cards import EMPTY
-from rules.errors import InvalidOptionError
-from rules.moves import Move
-from rules.registry import get_game
-from .result import SOLVED, UNKNOWN, replay_with_referee
+from .base import Solver, check_limits
+from .result import SOLVED, UNKNOWN
 from .search import BestFirst, DFS, GamePlug, Limits
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
-from .warm import ready_for_timing
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
 PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
@@ -251,7 +155,7 @@ def _dependents(state, p, xspot, flipped, buf, count, prefix):
     if h > 0:
         base = PILES + PILE_CAP * p
         for n in range(1, h - state[DOWN + p] + 1):
-            count = ta._drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
+            count = ta.drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
         y = np.int64(state[base + h - 1])
         if y % 13 != 0 and h > state[DOWN + p]:
             want = y - 1                           # the only card that may drop onto y
@@ -308,7 +212,7 @@ def _pair_moves(state, q, p, buf, count):
         h = state[HEIGHT + a]
         base = PILES + PILE_CAP * a
         for n in range(1, h - state[DOWN + a] + 1):
-            count = ta._drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
+            count = ta.drops(state, buf, count, 0, slot, n, np.int64(state[base + h - n]), n == h)
         kept = start
         for i in range(start, count):
             m = buf[i]
@@ -502,16 +406,7 @@ PLUG = GamePlug(legal, apply, won, hash1, hash2, heuristic, cost, OUT_MAX, STATE
 PLUG_PLAIN = GamePlug(legal_plain, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE)
 
 
-# ---- Python API --------------------------------------------------------------------------
-def _start_state(state):
-    return get_game("ten-across").as_state(state)
-
-
-def verify_result(result):
-    """Replay with the independent referee under the spots option stored in the start state."""
-    return replay_with_referee(result, {"spots": bool(result.start.array[OPT])})
-
-
+# ---- the solver ---------------------------------------------------------------------------
 def expand_codes(start, codes):
     """Plain move codes for a line of (macro) codes played from the array ``start``."""
     state = np.array(start, dtype=np.int16)
@@ -524,37 +419,26 @@ def expand_codes(start, codes):
     return plain
 
 
-def _runner(method, rules, limits):
-    if method not in METHODS:
-        raise InvalidOptionError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
-    if rules not in RULE_MODES:
-        raise InvalidOptionError(
-            f"unknown Ten Across rule mode {rules!r} (choose from {', '.join(RULE_MODES)})")
-    kind, weights = METHODS[method]
-    if kind == "dfs":
-        return DFS(PLUG, limits)
-    return BestFirst(PLUG, limits, weights)
-
-
 PROBE_NODES = 30000
 
 
-def _probe_then_dfs(root, max_nodes, timeout, memory):
+def _probe_then_dfs(root, limits):
     """Depth-first search with a short probe first: ``PROBE_NODES`` nodes with rules 1-3 only
     (:data:`PLUG_PLAIN`), then the full search with the rest of the limits.
 
-    Why: depth-first search is heavy-tailed on solvable deals -- a different child order can
-    turn a win found in a few thousand nodes into a miss after millions (seed 473: 3,293 nodes
-    with rules 1-3, unknown after 1.4 M with the macros of rule 4, whose children the heuristic
-    ranks differently).  The probe costs about 0.1 s at most.  Both searches are exact, so
-    either one's "solved" or "unsolvable" is the answer.
+    Why: depth-first search is heavy-tailed on solvable deals, and the macros of rule 4 order
+    children differently, so a probe without them solves some deals the full search finds
+    hard at a small fixed cost.  Both searches are exact, so either one's "solved" or
+    "unsolvable" is the answer.
     """
+    max_nodes = limits.max_nodes
+    memory = limits.max_bytes / 2**20
     budget = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
-    first = DFS(PLUG_PLAIN, Limits(budget, timeout, memory)).run(root)
+    first = DFS(PLUG_PLAIN, Limits(budget, limits.timeout, memory)).run(root)
     if first.verdict != UNKNOWN or first.limit != "nodes" or budget == max_nodes:
         return first
     rest_nodes = None if max_nodes is None else max_nodes - first.nodes_expanded
-    rest_time = None if timeout is None else max(0.0, timeout - first.seconds)
+    rest_time = None if limits.timeout is None else max(0.0, limits.timeout - first.seconds)
     second = DFS(PLUG, Limits(rest_nodes, rest_time, memory)).run(root)
     second.nodes_expanded += first.nodes_expanded
     second.seconds += first.seconds
@@ -562,54 +446,30 @@ def _probe_then_dfs(root, max_nodes, timeout, memory):
     return second
 
 
-def solve(state, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None, rules="aisleriot"):
-    """Solve a Ten Across position (State, Aisleriot seed with spots on, layout text or array).
+class TenAcrossSolver(Solver):
+    """Depth-first with a probe (default), greedy or weighted A*; spots as the state says."""
 
-    ``rules`` is ``"aisleriot"`` or ``"open"``; for Ten Across they coincide (the game never
-    declares a loss: its continue predicate is "not won"), and the result reports the mode as
-    ``result.rules``.  The spots option is the one stored in the state.  A limit gives
-    ``"unknown"``, never ``"unsolvable"``.  ``max_memory_mb=None`` means 4096 MiB.
-    """
-    memory = 4096 if max_memory_mb is None else max_memory_mb
-    runner = _runner(method, rules, Limits(max_nodes, timeout, memory))
-    start = _start_state(state)
-    compiled = ready_for_timing(__name__, warmup, timeout)
-    if method == "dfs":
-        result = _probe_then_dfs(start.array, max_nodes, timeout, memory)
-    else:
-        result = runner.run(start.array)
-    result.method = method
-    result.rules = rules
-    result.start = start
-    result.compile_seconds = compiled
-    result._verifier = verify_result
-    if isinstance(state, (int, np.integer)):
-        result.deal = int(state)
-    if result.verdict == SOLVED:
-        result.moves = [Move.from_code(c) for c in expand_codes(start.array, result.moves)]
-        result.atomic_length = sum(m.n for m in result.moves)
-    return result
+    GAME = "ten-across"
+    METHODS = tuple(METHODS)
+    RULE_MODES = RULE_MODES
+
+    def _search(self, start, method, rules, limits):
+        kind, weights = METHODS[method]
+        if kind == "dfs":
+            result = _probe_then_dfs(start.array, limits)
+        else:
+            result = BestFirst(PLUG, limits, weights).run(start.array)
+        if result.verdict == SOLVED:
+            result.moves = expand_codes(start.array, result.moves)
+        return result
+
+    def referee_options(self, start):
+        return {"spots": bool(start.array[OPT])}
+
+    def _warm(self):
+        for spots in (True, False):
+            for method in METHODS:
+                self._search(self.game.deal(1, spots=spots), method, "aisleriot", check_limits(50))
 
 
-def solve_many(seeds, method="dfs", max_nodes=None, timeout=None, max_memory_mb=None,
-               rules="aisleriot", spots=True, progress=None):
-    """Solve Aisleriot seeds one after another in this process; list of SolveResult."""
-    game = get_game("ten-across")
-    out = []
-    for i, seed in enumerate(seeds):
-        out.append(solve(game.deal(int(seed), spots=spots), method, max_nodes, timeout,
-                         max_memory_mb, rules))
-        out[-1].deal = int(seed)
-        if progress is not None:
-            progress(i, out[-1])
-    return out
-
-
-def warmup():
-    """Compile (or load from the cache) every kernel on seed 1; returns seconds taken."""
-    t0 = time.perf_counter()
-    game = get_game("ten-across")
-    for spots in (True, False):
-        for method in METHODS:
-            solve(game.deal(1, spots=spots), method, max_nodes=50)
-    return time.perf_counter() - t0
+SOLVER = TenAcrossSolver()
