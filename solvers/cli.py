@@ -1,69 +1,26 @@
-"""The ``aisle`` command: deal, play, solve, verify, conformance, winrate and report.
+"""The aisle command: deal, play, solve, verify, conformance, winrate, report, show and replay.
 
 Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown game, bad seed,
 malformed file) prints one line on stderr and exits 2, never a traceback.
 """
-import argparse
 import json
-import random
 import sys
 
 from rules import GAME_NAMES, get_game
-from rules.errors import AisleError, InvalidDealError, InvalidOptionError, InvalidSeedError
-from rules.layout import parse_layout
+from rules.errors import AisleError, InvalidOptionError
 from rules.registry import get_referee
+from . import cli_play, cli_winrate, get_solver
+from .cli_common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
+                         Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
+                         one_line, parse_options, positive, read_text, start_state)
 
-EXIT_BAD_INPUT = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line and exit code 2."""
-
-    def error(self, message):
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(EXIT_BAD_INPUT)
-
-
-def _options(pairs):
-    """``['spots=off']`` -> ``{'spots': 'off'}``."""
-    out = {}
-    for pair in pairs or ():
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise InvalidOptionError(f"option {pair!r} must look like NAME=VALUE (e.g. spots=off)")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _positive(kind):
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-        return value
-    return parse
-
-
-def _add_deal_args(p, seed_optional=False):
-    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
-    p.add_argument("seed", nargs="?" if seed_optional else None, default=None,
-                   help="Aisleriot seed (Freecell: Microsoft deal number by default)")
-    p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
-                   help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
-                   help="game option, e.g. spots=off for ten-across (repeatable)")
-
-
-def _deal(args):
-    game = get_game(args.game)
-    return game, game.deal(args.seed, args.numbering, **_options(args.option))
+DESCRIPTION = ("Exact rules of five GNOME Aisleriot patience games (Clock, Freecell, Yukon, "
+               "Ten Across, Zebra): deal, play, solve, verify, and estimate win rates.")
 
 
 def cmd_deal(args):
-    game, state = _deal(args)
+    game = get_game(args.game)
+    state = game.deal(args.seed, args.numbering, **parse_options(args.option))
     if args.format == "aisleriot":
         print(state.layout())
     elif args.format == "fcs":
@@ -77,70 +34,146 @@ def cmd_deal(args):
     return 0
 
 
-def cmd_play(args):
-    game = get_game(args.game)
-    if game.name == "clock" and not args.random:
-        from rules.clock import autoplay
-
-        if args.numbering not in (None, "aisleriot"):
-            raise InvalidOptionError("clock deals only by Aisleriot seed (--numbering aisleriot)")
-        start, moves, final = autoplay(args.seed)
-        print(f"Clock, Aisleriot seed {args.seed}\n{start}\n")
-        print("Play: " + " ".join(str(m) for m in moves))
-        verdict = "won" if final.is_won() else "lost"
-        print(f"\n{final}\n\nResult: {verdict}, score {final.score}, {len(moves)} moves")
-        return 0
-    if not args.random:
-        raise InvalidOptionError(f"only clock plays itself; use 'aisle play {game.name} SEED --random'")
-    _, state = _deal(args)
-    rng = random.Random(args.rng_seed)
-    print(f"{game.title}, seed {args.seed}\n{state}")
-    for ply in range(1, args.moves + 1):
-        if state.is_over():
-            break
-        moves = state.legal_moves()
-        if not moves:
-            break
-        move = rng.choice(moves)
-        state.apply(move)
-        print(f"\n{ply}. {move}\n{state}")
-    print(f"\nResult: {state.outcome.name.lower()}, score {state.score}, "
-          f"{len(state.moves_played)} moves played")
-    return 0
-
-
 def cmd_conformance(args):
     from rules.conformance import run_trace
 
-    report = run_trace(args.trace, game=args.game, options=_options(args.option), keep=args.show)
+    report = run_trace(args.trace, game=args.game, options=parse_options(args.option), keep=args.show)
     print(report.summary())
     for text in report.mismatches[: args.show]:
         print(text)
-    return 0 if report.ok else 1
+    return 0 if report.ok else EXIT_FAILED
+
+
+def solution_json(game, state, args, result, moves):
+    """The one JSON shape of ``aisle solve --format json`` (README, "Command line")."""
+    out = {"game": game.name, "seed": None if args.seed is None else int(args.seed),
+           "numbering": (args.numbering or game.default_numbering) if args.seed is not None else None,
+           "rules": result.rules, "method": result.method, "start": state.layout(),
+           "verdict": result.verdict, "limit": result.limit or None,
+           "moves": [action for action, _ in moves]}
+    if game.name == "freecell":
+        out["notation"] = [text for _, text in moves]
+    out.update({"length": len(moves), "atomic_length": result.atomic_length if result.solved else None,
+                "nodes": result.nodes_expanded, "states": result.states_stored,
+                "seconds": round(result.seconds, 6), "compile_seconds": round(result.compile_seconds, 3)})
+    return out
+
+
+def cmd_solve(args):
+    game, state = start_state(args)
+    solver = get_solver(game)
+    result = solver.solve(state, method=args.method, rules=args.rules, max_nodes=args.max_nodes,
+                          timeout=args.timeout, max_memory_mb=args.max_memory_mb)
+    notation = "standard" if args.format != "aisleriot" and game.name == "freecell" else "aisleriot"
+    moves, replay = [], state.copy()
+    for move in result.moves:
+        moves.append((str(move), replay.format_move(move, notation)))
+        replay.apply(move)
+    if args.format == "json":
+        print(json.dumps(solution_json(game, state, args, result, moves), indent=2))
+    else:
+        for _, text in moves:
+            print(text)
+    compiled = (f" (+{result.compile_seconds:.1f} s loading/compiling kernels, outside the limit)"
+                if result.compile_seconds >= 0.5 else "")
+    limit = f" ({result.limit} limit)" if result.limit else ""
+    print(f"# {game.name} ({result.rules} rules, {result.method}): {result.verdict}{limit}, {len(moves)} moves, "
+          f"{result.nodes_expanded} nodes, {result.seconds:.3f} s{compiled}", file=sys.stderr)
+    return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
+
+
+def read_solution(path, game=None, seed=None):
+    """Moves from a solution file: the JSON ``solve --format json`` writes, or one move per line
+    (``#`` starts a comment).  A JSON file that names another game or seed is refused."""
+    text = read_text(path, "solution file")
+    if not text.lstrip().startswith("{"):
+        return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise InvalidOptionError(f"solution file {path!r} is not valid JSON") from None
+    moves = data.get("moves") if isinstance(data, dict) else None
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise InvalidOptionError(f"solution file {path!r}: 'moves' must be a list of move strings "
+                                 f"(the JSON 'aisle solve --format json' writes)")
+    if game is not None and data.get("game") not in (None, game):
+        raise InvalidOptionError(f"solution file {path!r} is for {data['game']!r}, not {game!r}")
+    if seed is not None and data.get("seed") is not None and str(data["seed"]) != str(seed):
+        raise InvalidOptionError(f"solution file {path!r} is for seed {data['seed']!r}, not {seed!r}")
+    return moves
+
+
+def cmd_verify(args):
+    """Replay a solution with the game's independent referee and say which move, if any, fails."""
+    if args.solution is None:              # `verify GAME SOLUTION --layout/--file`: one positional
+        args.seed, args.solution = None, args.seed
+    if args.solution is None:
+        raise InvalidOptionError("verify needs a SOLUTION file")
+    game, state = start_state(args)
+    options = dict(game.resolve_options(parse_options(args.option)))
+    referee = get_referee(game.name)(game.array_to_layout(state.array), options)
+    moves = read_solution(args.solution, game.name, args.seed)
+    for index, text in enumerate(moves, 1):
+        try:
+            action = str(state.parse_move(text))   # also reads Freecell's standard notation
+            state.apply(action)
+            referee.apply(action)
+        except AisleError as exc:
+            print(one_line(f"move {index} ({text!r}) is illegal: {exc}"))
+            return EXIT_FAILED
+    if referee.won():
+        print(f"valid: {len(moves)} moves replay to a win under the referee")
+        return 0
+    print(f"not a win: all {len(moves)} moves are legal but the game is not won")
+    return EXIT_FAILED
 
 
 def build_parser():
-    parser = _Parser(prog="aisle", description=__doc__.splitlines()[0],
-                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="aisle", description=DESCRIPTION, formatter_class=Formatter)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    p = sub.add_parser("deal", help="print the deal for a seed",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    _add_deal_args(p)
+    p = sub.add_parser("deal", help="print the deal for a seed", formatter_class=Formatter)
+    add_game_arg(p)
+    p.add_argument("seed", help="Aisleriot seed (Freecell: Microsoft deal number by default)")
+    add_numbering_args(p)
     p.add_argument("--format", choices=("text", "aisleriot", "fcs"), default="text",
                    help="readable text, Aisleriot layout, or Freecell Solver's board format")
     p.set_defaults(func=cmd_deal)
 
-    p = sub.add_parser("play", help="let Clock play itself, or play random legal moves",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    _add_deal_args(p)
-    p.add_argument("--random", action="store_true", help="play uniformly random legal moves")
-    p.add_argument("--moves", type=int, default=20, help="maximum number of random moves")
-    p.add_argument("--rng-seed", type=int, default=0, help="seed of the random move picker")
-    p.set_defaults(func=cmd_play)
+    cli_play.register(sub)
+
+    p = sub.add_parser("solve", help="solve a position (exit 0 solved, 3 unsolvable, 4 unknown)",
+                       formatter_class=Formatter,
+                       description="Solve a deal or any position. Exit code 0: solved (moves on stdout); "
+                                   "3: proven unsolvable; 4: a limit was hit, the answer is unknown.")
+    add_game_arg(p)
+    add_position_args(p)
+    p.add_argument("--method", default=None,
+                   help="search method (default: the game's own; freecell: fast, astar, short, greedy, dfs; "
+                        "yukon, ten-across, zebra: dfs, greedy, astar; clock: forced)")
+    p.add_argument("--rules", default="aisleriot",
+                   help="rule mode: aisleriot (the game's own end-of-game test is final) or, where the "
+                        "solver has it, open (move rules only)")
+    p.add_argument("--max-nodes", type=positive(int, "a positive whole number"), default=None,
+                   help="expand at most this many positions (unknown when hit)")
+    p.add_argument("--timeout", type=positive(float), default=None, help="seconds (unknown when hit)")
+    p.add_argument("--max-memory-mb", type=positive(float), default=None,
+                   help="memory for the search in MiB (unknown when hit; default 4096)")
+    p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
+                   help="moves in standard notation (freecell; Aisleriot actions otherwise), "
+                        "Aisleriot actions, or JSON")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("verify", help="replay a solution file with the independent referee",
+                       formatter_class=Formatter)
+    add_game_arg(p)
+    add_position_args(p, seed_help="the deal's seed (omit it with --layout or --file)")
+    p.add_argument("solution", nargs="?", default=None,
+                   help="solution file: one move per line, or the JSON of 'aisle solve --format json'")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("conformance", help="replay a trace recorded from real Aisleriot",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       formatter_class=Formatter)
     p.add_argument("trace", help="trace file (.txt or .txt.gz)")
     p.add_argument("--game", choices=GAME_NAMES, default=None, help="force the game (default: detect)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
@@ -148,143 +181,8 @@ def build_parser():
     p.add_argument("--show", type=int, default=10, help="how many mismatches to print")
     p.set_defaults(func=cmd_conformance)
 
-    _add_solver_commands(sub)
+    cli_winrate.register(sub)
     return parser
-
-
-EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_UNKNOWN = 0, 3, 4
-
-
-def _start_state(args):
-    """The start position: a deal by seed, or (Freecell) a board file in fc-solve's format."""
-    game = get_game(args.game)
-    if getattr(args, "file", None):
-        if game.name != "freecell":
-            raise InvalidOptionError("--file takes Freecell Solver's board format, which only freecell has")
-        from rules.freecell import parse_fcs_board
-
-        try:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise InvalidDealError(f"cannot read board file {args.file!r}: {exc.strerror}") from None
-        return game, parse_fcs_board(text)
-    if args.seed is None:
-        raise InvalidSeedError("give a SEED (or --file BOARD for freecell)")
-    return game, game.deal(args.seed, args.numbering, **_options(args.option))
-
-
-def cmd_solve(args):
-    from .dispatch import solver_module
-
-    game, state = _start_state(args)
-    solver = solver_module(game)
-    kwargs = dict(max_nodes=args.max_nodes, timeout=args.timeout)
-    if args.method is not None:
-        if args.method not in solver.METHODS:
-            raise InvalidOptionError(f"{game.name} has no search method {args.method!r} "
-                                     f"(choose from {', '.join(solver.METHODS)})")
-        kwargs["method"] = args.method
-    if game.name != "freecell":   # Freecell never declares a loss: both rule modes are the same search
-        kwargs["rules"] = args.rules
-    result = solver.solve(state, **kwargs)
-    notation = "standard" if args.format != "aisleriot" and game.name == "freecell" else "aisleriot"
-    moves, replay = [], state.copy()
-    for move in result.moves:
-        moves.append((str(replay.parse_move(move)), replay.format_move(move, notation)))
-        replay.apply(move)
-    if args.format == "json":
-        print(json.dumps({
-            "game": game.name, "seed": args.seed, "numbering": args.numbering or game.default_numbering,
-            "rules": args.rules, "start": state.layout(), "verdict": result.verdict,
-            "moves": [a for a, _ in moves], "notation": [n for _, n in moves],
-            "nodes": result.nodes_expanded, "seconds": round(result.seconds, 6),
-            "compile_seconds": round(result.compile_seconds, 3),
-        }, indent=2))
-    else:
-        for _, text in moves:
-            print(text)
-        compiled = (f" (+{result.compile_seconds:.1f} s compiling kernels, outside the limit)"
-                    if result.compile_seconds >= 0.5 else "")
-        print(f"# {game.name} ({args.rules} rules): {result.verdict}, {len(moves)} moves, "
-              f"{result.nodes_expanded} nodes, {result.seconds:.3f} s{compiled}", file=sys.stderr)
-    return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
-
-
-def read_solution(path):
-    """Moves from a solution file: JSON from ``solve --format json``, or one move per line."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InvalidDealError(f"cannot read solution file {path!r}: {exc.strerror}") from None
-    if text.lstrip().startswith("{"):
-        try:
-            return [str(m) for m in json.loads(text)["moves"]]
-        except (ValueError, KeyError, TypeError):
-            raise InvalidDealError(f"solution file {path!r} is not the JSON 'aisle solve' writes") from None
-    return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
-
-
-def cmd_verify(args):
-    """Replay a solution with the game's independent referee and say which move, if any, fails."""
-    if len(args.seed_and_solution) > 2:
-        raise InvalidOptionError(f"verify takes [SEED] SOLUTION, got {' '.join(args.seed_and_solution)!r}")
-    *seed, args.solution = args.seed_and_solution
-    args.seed = seed[0] if seed else None
-    game, state = _start_state(args)
-    referee = get_referee(game.name)(parse_layout(state.layout()), dict(game.resolve_options(_options(args.option))))
-    moves = read_solution(args.solution)
-    for index, text in enumerate(moves, 1):
-        try:
-            action = str(state.parse_move(text))   # also reads Freecell's standard notation
-            state.apply(action)
-            referee.apply(action)
-        except AisleError as exc:
-            print(f"move {index} ({text!r}) is illegal: {exc}")
-            return 1
-    if referee.won():
-        print(f"valid: {len(moves)} moves replay to a win under the referee")
-        return 0
-    print(f"not a win: all {len(moves)} moves are legal but the game is not won")
-    return 1
-
-
-def _add_solver_commands(sub):
-    for name, helptext in (("solve", "solve a deal (exit 0 solved, 3 unsolvable, 4 unknown)"),
-                           ("verify", "replay a solution file with the independent referee")):
-        p = sub.add_parser(name, help=helptext, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-        if name == "solve":
-            _add_deal_args(p, seed_optional=True)
-        else:
-            # SEED SOLUTION, or just SOLUTION with --file: one list, so options may come anywhere.
-            p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
-            p.add_argument("seed_and_solution", nargs="+", metavar="[SEED] SOLUTION",
-                           help="the deal's seed (omit with --file) and the solution file "
-                                "(one move per line, or JSON from solve)")
-            p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
-                           help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
-            p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
-                           help="game option, e.g. spots=off for ten-across (repeatable)")
-        p.add_argument("--file", help="freecell: start from a board in Freecell Solver's format")
-        if name == "solve":
-            p.add_argument("--method", default=None,
-                           help="search method; default: the game's fastest (freecell: fast; "
-                                "short/astar give shorter solutions)")
-            p.add_argument("--max-nodes", type=_positive(int), default=None, help="node limit (unknown when hit)")
-            p.add_argument("--timeout", type=_positive(float), default=None, help="seconds (unknown when hit)")
-            p.add_argument("--rules", choices=("aisleriot", "open"), default="aisleriot",
-                           help="aisleriot: the game's own continue predicate is terminal; open: move rules only")
-            p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
-                           help="moves in standard notation (freecell), Aisleriot actions, or JSON")
-            p.set_defaults(func=cmd_solve)
-        else:
-            p.set_defaults(func=cmd_verify)
-    try:
-        from .cli_winrate import register
-    except ImportError:
-        return
-    register(sub)
 
 
 def main(argv=None):
@@ -293,7 +191,7 @@ def main(argv=None):
     try:
         return args.func(args)
     except AisleError as exc:
-        sys.stderr.write(f"aisle: error: {exc}\n")
+        sys.stderr.write(one_line(f"aisle: error: {exc}") + "\n")
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0

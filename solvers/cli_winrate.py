@@ -3,49 +3,20 @@
 :func:`register` adds both subcommands to the ``aisle`` parser (``solvers.cli`` calls it).
 The progress bar goes to stderr; stdout carries only the final table, so it pipes.
 """
-import argparse
 import csv
 import json
 import sys
 
+from .cli_common import Formatter, parse_options, positive
+
 DEFAULT_DB = "results.sqlite"
-
-
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _positive_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Defaults in ``--help``, except where the help text already says them or there is none."""
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
-            return text
-        return super()._get_help_string(action)
 
 
 def register(subparsers):
     """Add ``winrate`` and ``report`` to an argparse subparsers object (of ``solvers.cli._Parser``)."""
     from rules import GAME_NAMES
 
-    fmt = _Formatter
+    fmt = Formatter
     p = subparsers.add_parser("winrate", help="estimate a game's win rate over many deals",
                               formatter_class=fmt,
                               description="Solve every deal of a seed range and estimate the win rate "
@@ -58,13 +29,13 @@ def register(subparsers):
     p.add_argument("--rules", default="aisleriot", help="rule mode passed to the solver")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
                    help="game option, e.g. spots=off for ten-across (repeatable)")
-    p.add_argument("--timeout", type=_positive_float, default=None, help="seconds per deal (default: no limit)")
-    p.add_argument("--max-nodes", type=_positive_int, default=None, help="nodes per deal (default: no limit)")
-    p.add_argument("--jobs", type=_positive_int, default=None,
+    p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=None, help="seconds per deal (default: no limit)")
+    p.add_argument("--max-nodes", type=positive(int, "a positive integer"), default=None, help="nodes per deal (default: no limit)")
+    p.add_argument("--jobs", type=positive(int, "a positive integer"), default=None,
                    help="worker processes (default: every core; clock plays in one process, see README)")
     p.add_argument("--db", default=DEFAULT_DB, help="SQLite results store")
     p.add_argument("--no-db", action="store_true", help="keep results in memory only (no resume)")
-    p.add_argument("--batch-size", type=_positive_int, default=None,
+    p.add_argument("--batch-size", type=positive(int, "a positive integer"), default=None,
                    help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run the batches on a Dask cluster: scheduler address, or 'local'")
@@ -87,13 +58,12 @@ def register(subparsers):
 
 
 def cmd_winrate(args):
-    from .cli import _options
     from .winrate import estimate_win_rate, format_table, limits_text, options_text
 
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     db = None if args.no_db else args.db
     est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
-                            options=_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
+                            options=parse_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
                             jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
                             progress=progress, retry_unknown=args.retry_unknown)
     w = est.stats

@@ -1,0 +1,107 @@
+"""What every ``aisle`` subcommand shares: the parser class, the help formatter, the exit codes,
+game options, and reading the start position (a seed, layout text, or a file).
+
+Bad input prints one line on stderr and exits 2, never a traceback.
+"""
+import argparse
+import sys
+
+from rules import GAME_NAMES, get_game
+from rules.errors import InvalidOptionError, InvalidSeedError
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_UNKNOWN = 0, 3, 4
+MAX_MESSAGE = 300
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one short line and exit code 2."""
+
+    def error(self, message):
+        sys.stderr.write(one_line(f"{self.prog}: error: {message}") + "\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+class Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in ``--help``, except where the help text already says them or there is none."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
+def one_line(text, limit=MAX_MESSAGE):
+    """``text`` on one line, cut to ``limit`` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def positive(kind, what="a positive number"):
+    """An argparse type: ``kind(text)`` that must be > 0."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r:.60}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r:.60}")
+        return value
+    return parse
+
+
+def parse_options(pairs):
+    """``['spots=off']`` -> ``{'spots': 'off'}``."""
+    out = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOptionError(f"option {pair!r:.60} must look like NAME=VALUE (e.g. spots=off)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def add_game_arg(p):
+    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+
+
+def add_numbering_args(p):
+    p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
+                   help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
+                   help="game option, e.g. spots=off for ten-across (repeatable)")
+
+
+def add_position_args(p, seed_help="Aisleriot seed (Freecell: Microsoft deal number by default)"):
+    """``SEED | --layout TEXT | --file FILE`` and the options that shape a deal."""
+    p.add_argument("seed", nargs="?", default=None, help=seed_help)
+    p.add_argument("--layout", metavar="TEXT", default=None,
+                   help="start from this Aisleriot layout text instead of a seed")
+    p.add_argument("--file", metavar="FILE", default=None,
+                   help="start from a file: Aisleriot layout text (freecell: also Freecell Solver's board format)")
+    add_numbering_args(p)
+
+
+def start_state(args):
+    """``(game, state)`` from a seed, ``--layout`` or ``--file`` (exactly one of them)."""
+    game = get_game(args.game)
+    given = [name for name, value in (("SEED", args.seed), ("--layout", args.layout), ("--file", args.file))
+             if value is not None]
+    if len(given) != 1:
+        raise InvalidSeedError(f"give exactly one of SEED, --layout TEXT or --file FILE, not "
+                               f"{' and '.join(given) or 'none'}")
+    options = parse_options(args.option)
+    if args.seed is None and args.numbering is not None:
+        raise InvalidOptionError("--numbering applies to a SEED, not to --layout or --file")
+    if args.seed is not None:
+        return game, game.deal(args.seed, args.numbering, **options)
+    text = args.layout if args.layout is not None else read_text(args.file, "position file")
+    return game, game.from_text(text, **options)
+
+
+def read_text(path, what):
+    """A user's text file, checked: see :func:`rules.textfile.read_text`."""
+    from rules.textfile import read_text as read
+
+    return read(path, what)
