@@ -1,0 +1,132 @@
+"""The one solver contract (solvers.base.Solver), checked the same way for all five games."""
+import time
+
+import numpy as np
+import pytest
+
+from rules import AisleError, GAME_NAMES, InvalidOptionError, InvalidStateError, get_game
+from rules.moves import Move
+from solvers import base, get_solver
+from solvers.base import Solver, check_limits
+from solvers.result import VERDICT_CODES, VERDICTS
+
+SEEDS = {"clock": [1, 52, 3], "freecell": [1, 2, 3], "yukon": [1, 2, 5],
+         "ten-across": [1, 2, 5], "zebra": [1, 2, 3]}
+
+
+@pytest.fixture(params=GAME_NAMES)
+def solver(request):
+    return get_solver(request.param)
+
+
+def test_declares_the_contract(solver):
+    assert isinstance(solver, Solver) and solver.GAME in GAME_NAMES
+    assert get_solver(get_game(solver.GAME)) is solver
+    assert solver.METHODS and all(isinstance(m, str) for m in solver.METHODS)
+    assert solver.default_method in solver.METHODS
+    assert "aisleriot" in solver.RULE_MODES
+    assert isinstance(solver.warmup(), float)
+
+
+def test_solve_results_replay_with_the_referee(solver):
+    game = solver.game
+    for seed in SEEDS[solver.GAME]:
+        result = solver.solve(game.deal(seed))
+        assert result.verdict in VERDICTS and result.verdict != "unknown"
+        assert result.method == solver.default_method and result.rules == "aisleriot"
+        assert result.start == game.deal(seed)
+        assert all(isinstance(m, Move) for m in result.moves)
+        if result.solved:
+            assert result.verify() and result.atomic_length >= len(result.moves) > 0
+        else:
+            assert result.moves == []
+
+
+def test_every_form_of_a_position_gives_the_same_answer(solver):
+    game = solver.game
+    seed = SEEDS[solver.GAME][0]
+    state = game.deal(seed)
+    by_state = solver.solve(state)
+    assert state == game.deal(seed)                       # the caller's state is not touched
+    for form in (seed, state.layout(), state.array.copy()):
+        other = solver.solve(form)
+        assert (other.verdict, other.moves, other.nodes_expanded) == (
+            by_state.verdict, by_state.moves, by_state.nodes_expanded)
+    assert solver.solve(seed).deal == seed
+
+
+def test_solve_many_equals_solve_one_by_one(solver):
+    seeds = SEEDS[solver.GAME]
+    seen = []
+    many = solver.solve_many(seeds, progress=lambda i, r: seen.append(i))
+    assert seen == list(range(len(seeds)))
+    for seed, result in zip(seeds, many):
+        one = solver.solve(seed)
+        assert result.deal == seed
+        assert (result.verdict, result.moves) == (one.verdict, one.moves)
+
+
+def test_solve_columns_agree_with_solve(solver):
+    seeds = np.array(SEEDS[solver.GAME], dtype=np.int64)
+    cols = solver.solve_columns(seeds, None, solver.game.resolve_options(), "aisleriot", check_limits())
+    for i, seed in enumerate(seeds.tolist()):
+        one = solver.solve(seed)
+        assert VERDICT_CODES[cols["verdict"][i]] == one.verdict
+        assert cols["length"][i] == (len(one.moves) if one.solved else -1)
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"method": "bogus"}, "'bogus'"),
+    ({"rules": "relaxed"}, "'relaxed'"),
+    ({"max_nodes": 0}, "0"),
+    ({"max_nodes": 2.5}, "2.5"),
+    ({"max_nodes": True}, "True"),
+    ({"timeout": -1}, "-1"),
+    ({"timeout": "x"}, "'x'"),
+    ({"timeout": float("nan")}, "nan"),
+    ({"max_memory_mb": 0}, "0"),
+])
+def test_bad_arguments_raise_aisle_errors_quoting_the_value(solver, kwargs, fragment):
+    with pytest.raises(InvalidOptionError) as info:
+        solver.solve(SEEDS[solver.GAME][0], **kwargs)
+    assert fragment in str(info.value)
+
+
+def test_another_games_state_is_refused(solver):
+    for name in GAME_NAMES:
+        if name != solver.GAME:
+            with pytest.raises(InvalidStateError, match=name):
+                solver.solve(get_game(name).deal(1))
+    with pytest.raises(AisleError):
+        solver.solve(object())
+    with pytest.raises(AisleError):
+        solver.solve(True)
+
+
+def test_a_node_limit_is_never_a_proof(solver):
+    for seed in SEEDS[solver.GAME]:
+        full = solver.solve(seed)
+        cut = solver.solve(seed, max_nodes=3)
+        assert cut.verdict in (full.verdict, "unknown")
+        if cut.verdict == "unknown":
+            assert cut.limit == "nodes"
+
+
+def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsys):
+    solver.warmup()                                   # real kernels ready, so the search is fast
+    calls = []
+
+    def slow_warm():
+        calls.append(1)
+        time.sleep(0.6)                               # a cold cache, longer than the limit
+
+    monkeypatch.setattr(solver, "_warmed", False)
+    monkeypatch.setattr(solver, "_warm", slow_warm)
+    monkeypatch.setattr(base, "ANNOUNCE_AFTER", 0.2)
+    seed = SEEDS[solver.GAME][0]
+    first = solver.solve(seed, timeout=0.4)
+    assert calls == [1] and first.compile_seconds >= 0.6
+    assert first.verdict != "unknown", first.summary()
+    assert "compiling" in capsys.readouterr().err     # a slow warm-up is announced
+    again = solver.solve(seed, timeout=0.4)
+    assert calls == [1] and again.compile_seconds == 0.0
