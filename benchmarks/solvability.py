@@ -6,13 +6,11 @@
 Every solution is replayed by the game's referee (outside the timed solve; a bad one stops
 the run).  Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson
 interval (unknown deals counted both ways), time percentiles, nodes and solution length;
-prints a table and writes JSON.  The solver module is ``solvers.<module>_solver`` for the game's rules module;
-every deal is dealt from its Aisleriot seed (Freecell too, numbering "aisleriot").  Compile /
-cache-load time (the solver's ``warmup()``) is measured separately and not part of any deal.
+prints a table and writes JSON.  The solver is ``solvers.get_solver(game)``; every deal is dealt
+from its Aisleriot seed (Freecell too, numbering "aisleriot").  Compile / cache-load time (the
+solver's ``warmup()``) is measured separately and not part of any deal.
 """
 import argparse
-import importlib.util
-import inspect
 import json
 import math
 import multiprocessing as mp
@@ -23,61 +21,32 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from rules.registry import _MODULES, get_game  # noqa: E402
-from solvers.dispatch import solver_module  # noqa: E402
+from rules import GAME_NAMES, get_game  # noqa: E402
+from solvers import get_solver  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
-from solvers.warm import make_ready  # noqa: E402
+from solvers.stats import win_rate  # noqa: E402
 
 _CTX = {}
 
 
-def _wilson(successes, n, z=1.959963984540054):
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
-    return (0.0 if successes == 0 else max(0.0, centre - half)), (1.0 if successes == n else min(1.0, centre + half))
-
-
 def win_interval(won, unsolvable, unknown):
     """(rate among decided, low with unknowns lost, high with unknowns won)."""
-    try:
-        from solvers.stats import win_rate
-
-        w = win_rate(won, unsolvable, unknown)
-        return w.rate, w.low, w.high
-    except ImportError:
-        n = won + unsolvable + unknown
-        decided = won + unsolvable
-        return (won / decided if decided else float("nan"), _wilson(won, n)[0], _wilson(won + unknown, n)[1])
-
-
-def _has_solver(name):
-    """Whether ``name`` has a solver module, found without importing it (for --game's choices;
-    :func:`solvers.dispatch.solver_module` imports it)."""
-    return importlib.util.find_spec(f"solvers.{_MODULES[name].split('.')[-1]}_solver") is not None
+    w = win_rate(won, unsolvable, unknown)
+    return w.rate, w.low, w.high
 
 
 def _init(args):
-    """Per process: import the solver and load its kernels (timed apart from the deals)."""
-    t0 = time.perf_counter()
-    game = get_game(args["game"])
-    module = solver_module(game)
-    if hasattr(module, "warmup"):
-        make_ready(module.__name__, module.warmup)
-    _CTX.update(args, module=module, gameobj=game, compile=time.perf_counter() - t0)
+    """Per process: load the solver's kernels (timed apart from the deals)."""
+    solver = get_solver(args["game"])
+    _CTX.update(args, solver=solver, gameobj=solver.game, compile=solver.ready())
 
 
 def _solve_one(seed):
     c = _CTX
     state = c["gameobj"].deal(seed, "aisleriot", **c["options"])
-    kwargs = dict(method=c["method"], timeout=c["timeout"], max_nodes=c["max_nodes"])
-    if "rules" in inspect.signature(c["module"].solve).parameters:
-        kwargs["rules"] = c["rules"]
     t0 = time.perf_counter()
-    r = c["module"].solve(state, **kwargs)
+    r = c["solver"].solve(state, method=c["method"], rules=c["rules"], timeout=c["timeout"],
+                          max_nodes=c["max_nodes"])
     wall = time.perf_counter() - t0
     if r.verdict == "solved":
         r.verify()              # the referee replays the solution (raises if a move is illegal)
@@ -133,13 +102,12 @@ def print_table(meta, s, out=sys.stdout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--game", required=True, choices=[g for g in sorted(_MODULES) if _has_solver(g)],
-                    help="games with a solver (Clock has none: it plays itself, see aisle winrate)")
+    ap.add_argument("--game", required=True, choices=GAME_NAMES)
     ap.add_argument("--seeds", default="1-1000", help="Aisleriot seeds, e.g. 1-1000,5000")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
     ap.add_argument("--max-nodes", type=int, default=None)
-    ap.add_argument("--rules", default="aisleriot", help="rule mode (games whose solver has one)")
-    ap.add_argument("--method", default="dfs")
+    ap.add_argument("--rules", default="aisleriot", help="rule mode (the solver's RULE_MODES)")
+    ap.add_argument("--method", default=None, help="search method (default: the solver's)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--json", default=None, help="write the summary and every deal here")
     ap.add_argument("--option", action="append", default=[], help="game option NAME=VALUE")
@@ -148,7 +116,8 @@ def main(argv=None):
     game = get_game(args.game)
     options = game.resolve_options(dict(o.split("=", 1) for o in args.option))
     seeds = [int(s) for s in parse_seeds(args.seeds, "aisleriot")]
-    ctx = {"game": game.name, "options": options, "method": args.method, "timeout": args.timeout,
+    ctx = {"game": game.name, "options": options, "timeout": args.timeout,
+           "method": args.method or get_solver(game).default_method,
            "max_nodes": args.max_nodes, "rules": args.rules}
     t0 = time.perf_counter()
     rows = []

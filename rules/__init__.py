@@ -4,6 +4,8 @@
 >>> state = get_game("freecell").deal(1)          # Microsoft deal 1
 >>> move = state.legal_moves()[0]; state.apply(move)
 """
+from importlib.metadata import PackageNotFoundError as _NotInstalled, version as _version
+
 from .errors import (AisleError, IllegalMoveError, InvalidCardError, InvalidDealError,
                      InvalidOptionError, InvalidSeedError, InvalidStateError, UnknownGameError)
 from .game import Game, Kernels, Outcome, State
@@ -15,4 +17,7 @@ __all__ = [
     "InvalidSeedError", "InvalidStateError", "UnknownGameError", "Game", "Kernels", "Outcome", "State", "Move",
     "GAME_NAMES", "all_games", "get_game",
 ]
-__version__ = "0.1.0"
+try:
+    __version__ = _version("aisle-solvers")
+except _NotInstalled:                  # a checkout that was never installed
+    __version__ = "0+unknown"
