@@ -13,7 +13,7 @@ from rules import zebra as Z
 from rules.layout import Layout, parse_layout
 from rules.moves import CLICK, DRAG, Move
 from rules.referee.zebra import Referee
-from solvers import zebra_solver as zs
+from solvers import zebra as zs
 
 GAME = get_game("zebra")
 ACE_ORDER = (0, 13, 26, 39, 0, 13, 26, 39)   # Ac Ad Ah As Ac Ad Ah As
@@ -134,7 +134,7 @@ def swap_suits(layout, a, b):
 @pytest.mark.parametrize("rules", zs.RULE_MODES)
 def test_deals_solved_and_replayed_by_the_referee(rules):
     for seed in list(range(1, 26)) + [4777, 12280, 12908]:
-        result = zs.solve(seed, rules=rules)
+        result = zs.SOLVER.solve(seed, rules=rules)
         assert result.verdict == "solved", (seed, result.summary())
         assert result.rules == rules and result.method == "dfs" and result.deal == seed
         assert result.verify()
@@ -152,13 +152,13 @@ def test_deals_solved_and_replayed_by_the_referee(rules):
 def test_every_method_solves_and_verifies(method):
     for seed in (1, 2, 3):
         for rules in zs.RULE_MODES:
-            result = zs.solve(seed, method=method, rules=rules)
+            result = zs.SOLVER.solve(seed, method=method, rules=rules)
             assert result.verdict == "solved" and result.method == method and result.verify()
 
 
 def test_aisleriot_solutions_never_pass_a_lost_or_aborted_position():
     for seed in range(30, 40):
-        result = zs.solve(seed, rules="aisleriot")
+        result = zs.SOLVER.solve(seed, rules="aisleriot")
         outcomes = referee_outcomes(result)
         assert outcomes[-1] == Outcome.WON
         assert all(o == Outcome.ONGOING for o in outcomes[:-1])
@@ -171,7 +171,7 @@ def test_aisleriot_solutions_never_pass_a_lost_or_aborted_position():
 def test_solve_accepts_state_layout_and_array():
     state = GAME.deal(7)
     for given in (state, state.layout(), parse_layout(state.layout()), state.array.copy()):
-        result = zs.solve(given)
+        result = zs.SOLVER.solve(given)
         assert result.verdict == "solved" and result.verify()
     assert state == GAME.deal(7)            # the caller's state is not played on
 
@@ -180,19 +180,19 @@ def test_solve_accepts_state_layout_and_array():
 @pytest.mark.parametrize("rules", zs.RULE_MODES)
 def test_tiny_limits_give_unknown_never_unsolvable(rules):
     for start in (GAME.deal(1), GAME.from_layout(UNSOLVABLE)):
-        r = zs.solve(start, max_nodes=5, rules=rules)
+        r = zs.SOLVER.solve(start, max_nodes=5, rules=rules)
         assert r.verdict == "unknown" and r.limit == "nodes" and r.moves == []
-        r = zs.solve(start, max_memory_mb=0.01, rules=rules)
+        r = zs.SOLVER.solve(start, max_memory_mb=0.01, rules=rules)
         assert r.verdict == "unknown" and r.limit == "memory"
     with pytest.raises(AssertionError):
-        zs.solve(1, max_nodes=5).verify()
+        zs.SOLVER.solve(1, max_nodes=5).verify()
 
 
 @pytest.mark.parametrize("rules", zs.RULE_MODES)
 def test_constructed_position_is_proven_unsolvable(rules):
     layout = parse_layout(UNSOLVABLE)
     assert exhaustive(layout, rules == "aisleriot") is False
-    result = zs.solve(UNSOLVABLE, rules=rules)
+    result = zs.SOLVER.solve(UNSOLVABLE, rules=rules)
     assert result.verdict == "unsolvable" and result.limit == "" and result.moves == []
     assert result.nodes_expanded > 100          # a real search, not a dead start
     assert GAME.from_layout(UNSOLVABLE).outcome == Outcome.ONGOING
@@ -202,8 +202,8 @@ def test_open_only_win_is_refused_in_aisleriot_mode():
     layout = parse_layout(OPEN_ONLY)
     assert exhaustive(layout, False) is True and exhaustive(layout, True) is False
     assert GAME.from_layout(OPEN_ONLY).outcome == Outcome.ONGOING
-    assert zs.solve(OPEN_ONLY, rules="aisleriot").verdict == "unsolvable"
-    result = zs.solve(OPEN_ONLY, rules="open")
+    assert zs.SOLVER.solve(OPEN_ONLY, rules="aisleriot").verdict == "unsolvable"
+    result = zs.SOLVER.solve(OPEN_ONLY, rules="open")
     assert result.verdict == "solved" and result.verify()
     assert Outcome.ABORTED in referee_outcomes(result)[:-1]
     result.rules = "aisleriot"                   # the strict replay refuses it
@@ -218,7 +218,7 @@ def test_lost_and_aborted_starts_are_dead_ends_in_aisleriot_mode():
         outcome = GAME.from_layout(layout).outcome
         if outcome in (Outcome.LOST, Outcome.ABORTED):
             seen[outcome] += 1
-            result = zs.solve(layout, rules="aisleriot")
+            result = zs.SOLVER.solve(layout, rules="aisleriot")
             assert result.verdict == "unsolvable" and result.nodes_expanded == 1
     assert seen[Outcome.LOST] and seen[Outcome.ABORTED]
 
@@ -237,7 +237,7 @@ def test_pruning_and_goal_test_agree_with_exhaustive_search():
             if truth is None:
                 continue
             compared += 1
-            result = zs.solve(layout, rules=rules, timeout=30)
+            result = zs.SOLVER.solve(layout, rules=rules, timeout=30)
             assert result.verdict == ("solved" if truth else "unsolvable"), (rules, str(layout))
             if truth:
                 assert result.verify()
@@ -263,7 +263,7 @@ TRICKY = (
 @pytest.mark.parametrize("text", TRICKY)
 def test_safe_move_rule_keeps_wins_on_tricky_end_games(text):
     assert exhaustive(parse_layout(text), False) is True
-    result = zs.solve(text, rules="open")
+    result = zs.SOLVER.solve(text, rules="open")
     assert result.verdict == "solved" and result.verify()
 
 
@@ -300,7 +300,7 @@ def test_stock_and_waste_empty_is_always_won_by_the_finishing_drags():
         state = GAME.from_layout(layout)
         assert state.outcome in (Outcome.ONGOING, Outcome.WON)
         for rules in zs.RULE_MODES:
-            result = zs.solve(layout, rules=rules)
+            result = zs.SOLVER.solve(layout, rules=rules)
             assert result.verdict == "solved" and result.nodes_expanded == 0
             assert len(result.moves) <= 8 and all(2 <= m.dst < 10 for m in result.moves)
             assert result.verify()
@@ -369,6 +369,6 @@ def test_safe_home_move_is_forced_only_from_a_pile_of_two_or_more():
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="rule mode"):
-        zs.solve(1, rules="strict")
+        zs.SOLVER.solve(1, rules="strict")
     with pytest.raises(ValueError, match="method"):
-        zs.solve(1, method="bfs")
+        zs.SOLVER.solve(1, method="bfs")
