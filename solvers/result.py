@@ -11,10 +11,16 @@ Verdicts are three and only three:
 """
 from dataclasses import dataclass, field
 
+from rules.errors import AisleError
+
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
 VERDICT_CODES = (UNKNOWN, SOLVED, UNSOLVABLE)     # code -> verdict, as batches and the store keep them
 VERDICT_CODE = {verdict: code for code, verdict in enumerate(VERDICT_CODES)}
+
+
+class SolutionError(AisleError):
+    """A result that cannot be verified: not solved, or its moves do not replay to a win."""
 
 
 @dataclass
@@ -41,7 +47,7 @@ class SolveResult:
     def verify(self):
         """Replay ``moves`` from ``start`` with the game's independent referee; True or raise."""
         if self._verifier is None:
-            raise ValueError("this result has no verifier attached")
+            raise SolutionError("this result has no verifier attached (build it with a solver)")
         return self._verifier(self)
 
     def summary(self):
@@ -58,21 +64,21 @@ def replay_with_referee(result, options=None):
 
     In ``aisleriot`` rule mode every position before the win must also be one where the referee's
     own continue predicate lets the game go on, so the win is one real Aisleriot lets you finish.
-    Raises AssertionError, or IllegalMoveError naming the move the referee refuses.
+    Raises SolutionError, or IllegalMoveError naming the move the referee refuses.
     """
     from rules.game import Outcome
     from rules.registry import get_referee
 
     if result.verdict != SOLVED:
-        raise AssertionError(f"only solved results can be verified (verdict {result.verdict!r})")
+        raise SolutionError(f"only solved results can be verified (verdict {result.verdict!r})")
     game = result.start.game
     ref = get_referee(game.name)(game.array_to_layout(result.start.array), options)
     strict = result.rules == "aisleriot"
     for i, move in enumerate(result.moves):
         if strict and ref.outcome() != Outcome.ONGOING:
-            raise AssertionError(f"aisleriot mode: position before move {i + 1} ({move}) is "
+            raise SolutionError(f"aisleriot mode: position before move {i + 1} ({move}) is "
                                  f"{Outcome(ref.outcome()).name}: {ref.layout()}")
         ref.apply(str(move))
     if not ref.won():
-        raise AssertionError(f"replay of {len(result.moves)} moves does not end in a won position")
+        raise SolutionError(f"replay of {len(result.moves)} moves does not end in a won position")
     return True

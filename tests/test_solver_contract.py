@@ -130,3 +130,17 @@ def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsy
     assert "compiling" in capsys.readouterr().err     # a slow warm-up is announced
     again = solver.solve(seed, timeout=0.4)
     assert calls == [1] and again.compile_seconds == 0.0
+
+
+def test_verify_refuses_what_is_not_a_win(solver):
+    from solvers.result import SolutionError
+
+    results = [solver.solve(seed) for seed in SEEDS[solver.GAME]]
+    for result in results:
+        if not result.solved:
+            with pytest.raises(SolutionError, match=result.verdict):
+                result.verify()
+            continue
+        result.moves = result.moves[:-1]            # one move short of the win
+        with pytest.raises(SolutionError):
+            result.verify()
