@@ -9,7 +9,7 @@ from rules import GAME_NAMES, get_game
 from rules.cards import card_str
 from rules.errors import InvalidStateError
 from rules.layout import Layout
-from rules.svg import CARD_H, CARD_W, moved_cards, picture_size, state_to_svg
+from rules.svg import CARD_H, CARD_W, moved_cards, picture_size
 
 SVG = "{http://www.w3.org/2000/svg}"
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}

@@ -1,0 +1,173 @@
+"""The replay page (solvers/replay.py) and the ``show``/``replay`` commands (solvers/cli_pictures.py),
+checked without a browser: the page's data holds every position, the script is the one the
+Content-Security-Policy allows, and nothing in the page points outside it."""
+import base64
+import hashlib
+import json
+import random
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from rules import get_game
+from rules.errors import AisleError, IllegalMoveError
+from solvers.cli_common import Parser, one_line
+from solvers.cli_pictures import register
+from solvers.replay import play_moves, replay_html
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def random_game(game, seed, n_moves, rng_seed=3):
+    """The start state and up to ``n_moves`` random legal moves (as text) from it."""
+    start = get_game(game).deal(seed)
+    state, rng, moves = start.copy(), random.Random(rng_seed), []
+    for _ in range(n_moves):
+        legal = state.legal_moves()
+        if state.is_over() or not legal:
+            break
+        moves.append(str(state.apply(rng.choice(legal))))
+    return start, moves
+
+
+def page_data(page):
+    """The page's embedded data, and each position's SVG text rebuilt as the page's script does."""
+    text = re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1)
+    data = json.loads(text)
+    return data, ["\n".join(data["lines"][i] for i in frame["svg"]) for frame in data["frames"]]
+
+
+def test_page_holds_every_position_in_order():
+    start, moves = random_game("yukon", 4, 25)
+    page = replay_html(start, moves)
+    data, pictures = page_data(page)
+    states = play_moves(start, moves)
+    assert len(pictures) == len(states) == len(moves) + 1
+    for state, svg in zip(states, pictures):
+        root = ET.fromstring(svg)
+        assert root.find(SVG + "title").text == f"Yukon: {state.layout()}"
+        n_cards = sum(len(slot) for slot in state.game.array_to_layout(state.array).slots)
+        assert len([g for g in root.iter(SVG + "g") if "card" in g.get("class", "")]) == n_cards
+    assert ' moved"' not in pictures[0] and all(' moved"' in svg for svg in pictures[1:])
+    assert len({ET.fromstring(svg).get("height") for svg in pictures}) == 1   # one size throughout
+    assert data["frames"][-1]["status"].startswith(f"Move {len(moves)} of {len(moves)}: ")
+    assert len(re.findall(r"<li data-index=", page)) == len(moves)
+
+
+def test_page_asks_for_nothing_outside_itself():
+    start, moves = random_game("zebra", 6, 10)
+    page = replay_html(start, moves)
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert "default-src 'none'" in policy
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1                      # plus the JSON data block, which never runs
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in policy
+    assert not re.search(r"\b(src|href)\s*=", page)
+    # The only URL is the SVG namespace, which names and never fetches.
+    assert set(re.findall(r"https?://[^\s\\\"'<>]+", page)) == {"http://www.w3.org/2000/svg"}
+    assert "@import" not in page and "url(" not in page
+
+
+def test_result_and_freecell_notation():
+    start, moves = random_game("freecell", 1, 8)
+    page = replay_html(start, moves, title="Deal <1>")
+    assert "<title>Deal &lt;1&gt;</title>" in page
+    assert f"Result: not finished, score {play_moves(start, moves)[-1].score}, {len(moves)} moves" in page
+    first = re.search(r'<li data-index="1">(.*?)</li>', page).group(1)
+    assert first.endswith(moves[0]) and first != moves[0]      # standard notation, then the action
+
+
+def test_empty_game_is_one_position():
+    start = get_game("clock").deal(1)
+    page = replay_html(start, [], verdict="unsolvable")
+    data, pictures = page_data(page)
+    assert len(pictures) == 1 and "(solver: unsolvable)" in page
+
+
+def test_illegal_move_is_named():
+    start = get_game("ten-across").deal(1)
+    with pytest.raises(IllegalMoveError, match=r"move 2 \('drag 2 1 3'\)"):
+        replay_html(start, ["drag 8 2 5", "drag 2 1 3"])
+
+
+# ---- the commands ---------------------------------------------------------------------------------
+def aisle(argv, capsys):
+    """Run ``show``/``replay`` as ``aisle`` does: exit code, stdout, stderr."""
+    parser = Parser(prog="aisle")
+    register(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
+    try:
+        args = parser.parse_args(argv)
+        code = args.func(args)
+    except AisleError as exc:
+        print(one_line(f"aisle: error: {exc}"), file=sys.stderr)
+        code = 2
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_writes_svg_to_stdout_or_a_file(tmp_path, capsys):
+    code, out, _ = aisle(["show", "zebra", "3"], capsys)
+    assert code == 0 and ET.fromstring(out).tag == SVG + "svg"
+    layout = get_game("ten-across").deal(2).layout()
+    path = tmp_path / "p.svg"
+    code, out, _ = aisle(["show", "ten-across", "--layout", layout, "--svg", str(path)], capsys)
+    assert code == 0 and out == ""
+    assert ET.parse(path).getroot().find(SVG + "title").text == f"Ten Across: {layout}"
+    (tmp_path / "pos.txt").write_text(layout + "\n")
+    code, out, _ = aisle(["show", "ten-across", "--file", str(tmp_path / "pos.txt")], capsys)
+    assert code == 0 and f"Ten Across: {layout}" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["show", "yukon", "--layout", "Xx|#0#0"], "'Xx"),
+    (["show", "yukon"], "exactly one of SEED"),
+    (["show", "nogame", "1"], "'nogame'"),
+    (["replay", "clock", "1", "--html", "x.html"], "one of the arguments --solution --solve --player"),
+])
+def test_show_and_replay_refuse_bad_input_in_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = aisle(argv, capsys)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_from_solution_files(tmp_path, capsys):
+    start, moves = random_game("ten-across", 1, 12)
+    text_file, json_file = tmp_path / "moves.txt", tmp_path / "moves.json"
+    text_file.write_text("# a comment\n" + "\n".join(moves) + "\n")
+    json_file.write_text(json.dumps({"game": "ten-across", "seed": 1, "moves": moves}))
+    for solution in (text_file, json_file):
+        page = tmp_path / "game.html"
+        code, _, err = aisle(["replay", "ten-across", "1", "--solution", str(solution),
+                              "--html", str(page)], capsys)
+        assert code == 0 and f"{len(moves)} moves" in err
+        _, pictures = page_data(page.read_text(encoding="utf-8"))
+        assert ET.fromstring(pictures[-1]).find(SVG + "title").text.endswith(
+            play_moves(start, moves)[-1].layout())
+    (tmp_path / "bad.txt").write_text("drag 2 1 3\n")
+    code, _, err = aisle(["replay", "ten-across", "1", "--solution", str(tmp_path / "bad.txt"),
+                          "--html", str(tmp_path / "bad.html")], capsys)
+    assert code == 2 and "move 1 ('drag 2 1 3')" in err and not (tmp_path / "bad.html").exists()
+
+
+def test_replay_solve_plays_the_solvers_solution(tmp_path, capsys):
+    page = tmp_path / "solved.html"
+    code, _, _ = aisle(["replay", "ten-across", "1", "--solve", "--timeout", "60",
+                        "--html", str(page)], capsys)
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "Result: won (solver: solved)" in text
+
+
+def test_replay_player_without_players_module_is_refused(tmp_path, capsys, monkeypatch):
+    import solvers
+
+    monkeypatch.delattr(solvers, "players", raising=False)
+    monkeypatch.setitem(sys.modules, "solvers.players", None)      # as if it did not exist
+    code, _, err = aisle(["replay", "clock", "1", "--player", "forced", "--html",
+                          str(tmp_path / "p.html")], capsys)
+    assert code == 2 and "--player 'forced'" in err and len(err.strip().splitlines()) == 1
