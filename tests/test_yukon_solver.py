@@ -1,25 +1,44 @@
 """Yukon solver: solutions replay under the referee in both rule modes, limits give unknown,
-unsolvable positions are proven, the pruning rules behave as their proofs say."""
+unsolvable positions are proven, the pruning rules behave as their proofs say
+(docs/yukon.md), and the fast kernels agree with the reference forms in yukon_reference."""
 import re
 
 import numpy as np
 import pytest
-from numba import njit
+from hypothesis import find, given, settings, strategies as st
 
+import yukon_reference as ref
 from rules import yukon as yk
+from rules.errors import InvalidOptionError
 from rules.game import Outcome
 from rules.moves import Move
 from rules.registry import get_game
-from solvers import yukon_solver as ys
+from solvers import get_solver
+from solvers.result import SolutionError
+from solvers.search import DEAD_END, DFS, Limits
+from solvers.yukon import SOLVER
+from solvers.yukon.cards import twin
+from solvers.yukon.dead_end import dead_end
+from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
+from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
+from solvers.yukon.moves import apply, solver_moves
+from solvers.yukon.plugs import PLUGS
+from solvers.yukon.solver import LEAD_NODES, PROBE_NODES, PROBES, never_lost, solver_root
+from solvers.yukon.state import SALT
 
 GAME = get_game("yukon")
+FAST_SEEDS = (1, 2, 3, 9, 11, 13)
+FOUNDATIONS = (0, 8, 9, 10)
 
 
 def _lay(text):
     """Layout text from a readable form: ' | ' between slots, suits in either case."""
     text = re.sub(r"\b([A2-9TJQK])([CDHS])", lambda m: m.group(1) + m.group(2).lower(), text)
     return "|".join(part.strip() for part in text.split("|")) + "#0#0"
-FAST_SEEDS = (1, 2, 3, 9, 11, 13)
+
+
+def _found(suit, top):
+    return " ".join(f"{r}{suit}" for r in "A23456789TJQK"[: "A23456789TJQK".index(top) + 1])
 
 
 def _replay_states(result):
@@ -30,149 +49,21 @@ def _replay_states(result):
         yield s.copy()
 
 
-@pytest.mark.parametrize("rules", ["aisleriot", "open"])
-@pytest.mark.parametrize("seed", FAST_SEEDS)
-def test_sample_seeds_solved_and_verified(seed, rules):
-    r = ys.solve(seed, rules=rules, timeout=20)
-    assert r.verdict == "solved"
-    assert r.rules == rules and r.deal == seed
-    assert all(isinstance(m, Move) and str(m).split()[0] in ("drag", "dbl") for m in r.moves)
-    assert r.verify() is True                       # independent referee replay
-    states = list(_replay_states(r))
-    assert states[-1].is_won()
-    for st in states:                               # the proof of dead_end: never fires on a winning line
-        assert not ys.dead_end(st.array)
-    if rules == "aisleriot":                        # never through a LOST position
-        assert all(st.outcome == Outcome.ONGOING for st in states[:-1])
-
-
-def test_solution_from_layout_text_and_state():
-    state = GAME.deal(1)
-    for start in (state, state.layout()):
-        r = ys.solve(start)
-        assert r.verdict == "solved" and r.verify()
-        assert r.deal is None
-
-
-def test_tiny_limits_give_unknown():
-    r = ys.solve(12, max_nodes=1)
-    assert r.verdict == "unknown" and r.limit == "nodes" and r.moves == []
-    r = ys.solve(12, timeout=1e-9, rules="open")  # timeout checked per node chunk
-    assert r.verdict == "unknown" and r.limit == "seconds"
-    r = ys.solve(72, max_memory_mb=0.01)          # not even the probes' arrays fit
-    assert r.verdict == "unknown" and r.limit == "memory"
-    with pytest.raises(AssertionError):
-        r.verify()
-
-
-def test_bad_arguments():
-    with pytest.raises(ValueError, match="rule mode"):
-        ys.solve(1, rules="lenient")
-    with pytest.raises(ValueError, match="method"):
-        ys.solve(1, method="bfs")
-
-
-def _found(suit, top):
-    return " ".join(f"{r}{suit}" for r in "A23456789TJQK"[: "A23456789TJQK".index(top) + 1])
-
-
-def test_constructed_deadlock_is_unsolvable():
-    """JH face down under QH with both black Kings home: QH can never leave (no parent left, its
-    foundation needs JH) -- unsolvable in both modes, although a legal move (KH to an empty
-    pile) remains."""
-    text = ("{0} | JH* QH | KH | | | | | | {1} | {2} | {3}".format(
-        _found("C", "K"), _found("D", "K"), _found("S", "K"), _found("H", "T")))
-    state = GAME.from_layout(_lay(text))
-    assert state.legal_moves()                       # not stuck by the plain rules
-    assert ys.dead_end(state.array)
-    for rules in ("aisleriot", "open"):
-        r = ys.solve(state, rules=rules)
-        assert r.verdict == "unsolvable" and r.rules == rules
-
-
-@pytest.mark.parametrize("seed", [67, 105])
-def test_real_deal_proven_unsolvable_by_search(seed):
-    """These deals need a real search to refute (the root is no dead end); both modes agree."""
-    assert not ys.dead_end(GAME.deal(seed).array)
-    for rules in ("open", "aisleriot"):
-        r = ys.solve(seed, rules=rules, timeout=30)
-        assert r.verdict == "unsolvable", rules
-        assert r.nodes_expanded > 100 and r.limit == ""
-
-
-@pytest.mark.parametrize("seed", [8, 14, 143, 259, 324, 382])
-def test_root_dead_end_seed(seed):
-    """A blocker has no exit at the deal, so both modes are refuted without search.  Seed 14
-    needed a search before the foundation exit required the card itself to be free (a card
-    with a stuck card on it cannot go home); 143, 259, 324 and 382 were open after 25-34M
-    positions before the twin rule (143: 7D face down on 7H, which lies on 8C)."""
-    assert ys.dead_end(GAME.deal(seed).array)
-    assert ys.solve(seed).verdict == ys.solve(seed, rules="open").verdict == "unsolvable"
-
-
-def test_safe_home_rule_ace_forced_two_not():
-    """An Ace on top is the only move listed (open mode); a 2 whose opposite-colour Aces are not
-    home is not forced, because the Ace-group may need to go onto it (Yukon groups need not be
-    runs) -- here ``drag 1 2 2`` puts Ah 9c on 2c to uncover Th."""
-    text = ("AC | TH* AH 9C | 2C | KH QH JH 9H 8H 7H 6H 5H 4H 3H 2H | KC QC JC TC 8C 7C 6C 5C 4C 3C"
-            " | | | | {0} | {1} | ".format(_found("D", "K"), _found("S", "K")))
-    state = GAME.from_layout(_lay(text))
+def _moves(fn, a):
     buf = np.empty(yk.MAX_MOVES, np.int32)
-    n = ys.legal_open(state.array, buf)
-    moves = {str(Move.from_code(int(c))) for c in buf[:n]}
-    assert n > 1 and "drag 1 2 2" in moves and "drag 2 1 0" in moves
-    r = ys.solve(state, rules="open")
-    assert r.verdict == "solved" and r.verify()
-
-    # AD on top: forced alone in open mode; aisleriot mode still lists the lateral QH -> KS
-    ace = GAME.from_layout(_lay("| KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD | KH QH | KS | JH | | | | "
-                           "{0} | {1} | {2}".format(_found("C", "K"), _found("S", "Q"), _found("H", "T"))))
-    n = ys.legal_open(ace.array, buf)
-    assert n == 1 and str(Move.from_code(int(buf[0]))) == "drag 1 1 0"
-    moves = {str(Move.from_code(int(c))) for c in buf[:ys.legal_aisleriot(ace.array, buf)]}
-    assert {"drag 1 1 0", "drag 2 1 3"} <= moves
+    return {int(c) for c in buf[:fn(a, buf)]}
 
 
-def test_lost_positions_are_dead_ends_only_in_aisleriot_mode():
-    """The spec 5.6 example: LOST with a legal move left; aisleriot mode lists nothing there."""
-    text = ("AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
-            " | TD* KH QS JH TS | 6D* QC* 2C* 6C* JC TH 9C AS 4S | 3H* QH* 9D* 9H* 8S 7H 6S 5D 9S TC"
-            " | | | AD 2D 3D")
-    state = GAME.from_layout(_lay(text))
-    assert state.outcome == Outcome.LOST and state.legal_moves()
-    buf = np.empty(yk.MAX_MOVES, np.int32)
-    assert ys.legal_aisleriot(state.array, buf) == 0
-    assert ys.legal_open_plain(state.array, buf) == 1
-    assert str(Move.from_code(int(buf[0]))) == "drag 6 4 4"
-    # The one move is an idle twin move (TH from JC to JS; TD face down, JC cannot go home), so
-    # rule 5 drops it in open mode too; the reference search confirms there is no win.
-    assert ys.legal_open(state.array, buf) == 0
-    assert _run("open-plain", state.array) == "unsolvable"
+def _run(rules, array, nodes=300_000, plain=False):
+    """Verdict of a depth-first search from ``array``: the solver's plug, or with ``plain`` the
+    reference plug without any pruning beyond duplicate King moves."""
+    plug = (ref.PLAIN_PLUGS if plain else PLUGS)[rules]
+    r = DFS(plug, Limits(nodes, None, 1000)).run(solver_root(array))
+    assert r.verdict != "unknown", (rules, plain)
+    return r.verdict
 
 
-def test_hashes_ignore_pile_order_and_foundation_slots():
-    state = GAME.deal(5)
-    layout = state.game.array_to_layout(state.array)
-    slots = list(layout.slots)
-    perm = [0, 4, 7, 1, 6, 2, 5, 3, 8, 9, 10]
-    other = GAME.from_layout(type(layout)(tuple(slots[i] for i in perm), 0, 0))
-    assert ys.hash1(state.array) == ys.hash1(other.array)
-    assert ys.hash2(state.array) == ys.hash2(other.array)
-    moved = state.copy()
-    moved.apply(moved.legal_moves(distinct=True)[0])
-    assert ys.hash1(moved.array) != ys.hash1(state.array)
-    assert ys.hash2(moved.array) != ys.hash2(state.array)
-
-
-def test_solve_many_and_methods():
-    results = ys.solve_many([1, 2], rules="open")
-    assert [r.verdict for r in results] == ["solved", "solved"]
-    for method in ("greedy", "astar"):
-        r = ys.solve(1, method=method, timeout=20)
-        assert r.verdict == "solved" and r.method == method and r.verify()
-
-
-# ---- pruning vs the unpruned reference search ---------------------------------------------
+# ---- positions ------------------------------------------------------------------------------
 def _random_small_position(rng, max_out, full_piles):
     """Random Yukon position with 6..max_out cards in the tableau (the rest home), random
     face-down prefixes; with ``full_piles`` every pile gets a card first (no empty pile)."""
@@ -193,53 +84,271 @@ def _random_small_position(rng, max_out, full_piles):
     return yk.array_from_piles(out, tops)
 
 
-def _run(plug, array, nodes=300_000):
-    from solvers.search import DFS, Limits
-    r = DFS(ys.PLUGS[plug], Limits(nodes, None, 1000)).run(ys.solver_root(array))
-    assert r.verdict != "unknown", plug
-    return r.verdict
+@st.composite
+def small_positions(draw, max_out=20, full_piles=None):
+    """As :func:`_random_small_position`, shrinking towards fewer cards out, cards in order,
+    all in the first pile, face up."""
+    full = draw(st.booleans()) if full_piles is None else full_piles
+    n_out = draw(st.integers(6 + 7 * full, max_out))
+    heights, rest = [], 52 - n_out
+    for s in range(4):
+        h = draw(st.integers(max(0, rest - 13 * (3 - s)), min(13, rest)))
+        heights.append(h)
+        rest -= h
+    cards = draw(st.permutations([s * 13 + r for s in range(4) for r in range(heights[s], 13)]))
+    piles = [[] for _ in range(7)]
+    for j, c in enumerate(cards):
+        piles[j if full and j < 7 else draw(st.integers(0, 6))].append(c)
+    out = []
+    for p in piles:
+        down = draw(st.integers(0, len(p) - 1)) if p else 0
+        out.append([(c, i >= down) for i, c in enumerate(p)])
+    tops = [s * 13 + heights[s] - 1 if heights[s] else -1 for s in range(4)]
+    return yk.array_from_piles(out, tops)
 
 
-@pytest.mark.parametrize("full_piles", [False, True])
-def test_pruned_search_agrees_with_reference_on_small_positions(full_piles):
-    """The dead-end test, the safe-home rule and rule 5 never change a verdict: every small
-    random position gets the same answer from the pruned search and from the reference search
-    without any of them, in both modes; dead_end only fires on unsolvable positions."""
-    rng = np.random.default_rng(7 + full_piles)
-    seen = {"solved": 0, "unsolvable": 0, "dead": 0, "dead_new": 0}
-    for _ in range(120):
-        a = _random_small_position(rng, 20, full_piles)
-        ref_open = _run("open-plain", a)
-        assert _run("open", a) == ref_open
-        if yk.status(a) == yk.ONGOING:
-            assert _run("aisleriot", a) == _run("aisleriot-plain", a)
-        if ys.dead_end(a):
-            assert ref_open == "unsolvable"
-            seen["dead"] += 1
-            seen["dead_new"] += not ys.dead_end_basic(a)
-        assert not ys.dead_end_basic(a) or ys.dead_end(a)   # the new test includes the old one
-        seen[ref_open] += 1
-    assert min(seen.values()) > 0, seen                     # every case was exercised
+def _playout(seed, choices):
+    """Positions of a random walk of solver moves from deal ``seed`` (``choices`` pick the
+    moves), the deal first."""
+    a = GAME.deal(seed).array.copy()
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    yield a.copy()
+    for choice in choices:
+        n = solver_moves(a, buf)[0]
+        if n == 0:
+            return
+        yk.apply(a, buf[choice % n])
+        yield a.copy()
+
+
+SEEDS = st.integers(1, 100_000)
+WALKS = st.lists(st.integers(0, 1000), max_size=120)
+
+
+# ---- solving through the API ----------------------------------------------------------------
+def test_registered_solver():
+    assert get_solver("yukon") is SOLVER
+    assert SOLVER.METHODS == ("dfs", "greedy", "astar") and SOLVER.default_method == "dfs"
+    assert SOLVER.RULE_MODES == ("aisleriot", "open")
+
+
+@pytest.mark.parametrize("rules", ["aisleriot", "open"])
+@pytest.mark.parametrize("seed", FAST_SEEDS)
+def test_sample_seeds_solved_and_verified(seed, rules):
+    r = SOLVER.solve(seed, rules=rules, timeout=20)
+    assert r.verdict == "solved"
+    assert r.rules == rules and r.deal == seed
+    assert all(isinstance(m, Move) and str(m).split()[0] in ("drag", "dbl") for m in r.moves)
+    assert r.verify() is True                       # independent referee replay
+    states = list(_replay_states(r))
+    assert states[-1].is_won()
+    for st_ in states:                              # the proof of dead_end: never fires on a winning line
+        assert not dead_end(st_.array)
+    if rules == "aisleriot":                        # never through a LOST position
+        assert all(st_.outcome == Outcome.ONGOING for st_ in states[:-1])
+
+
+def test_solution_from_layout_text_and_state():
+    state = GAME.deal(1)
+    for start in (state, state.layout()):
+        r = SOLVER.solve(start)
+        assert r.verdict == "solved" and r.verify()
+        assert r.deal is None
+
+
+def test_tiny_limits_give_unknown():
+    r = SOLVER.solve(12, max_nodes=1)
+    assert r.verdict == "unknown" and r.limit == "nodes" and r.moves == []
+    r = SOLVER.solve(12, timeout=1e-9, rules="open")  # timeout checked per node chunk
+    assert r.verdict == "unknown" and r.limit == "seconds"
+    r = SOLVER.solve(72, max_memory_mb=0.01)          # not even the probes' arrays fit
+    assert r.verdict == "unknown" and r.limit == "memory"
+    with pytest.raises(SolutionError):
+        r.verify()
+
+
+def test_bad_arguments():
+    with pytest.raises(InvalidOptionError, match="rule mode 'lenient'"):
+        SOLVER.solve(1, rules="lenient")
+    with pytest.raises(InvalidOptionError, match="method 'bfs'"):
+        SOLVER.solve(1, method="bfs")
+
+
+def test_constructed_deadlock_is_unsolvable():
+    """JH face down under QH with both black Kings home: QH can never leave (no parent left, its
+    foundation needs JH) -- unsolvable in both modes, although a legal move (KH to an empty
+    pile) remains."""
+    text = ("{0} | JH* QH | KH | | | | | | {1} | {2} | {3}".format(
+        _found("C", "K"), _found("D", "K"), _found("S", "K"), _found("H", "T")))
+    state = GAME.from_layout(_lay(text))
+    assert state.legal_moves()                       # not stuck by the plain rules
+    assert dead_end(state.array)
+    for rules in ("aisleriot", "open"):
+        r = SOLVER.solve(state, rules=rules)
+        assert r.verdict == "unsolvable" and r.rules == rules
+
+
+@pytest.mark.parametrize("seed", [67, 105])
+def test_real_deal_proven_unsolvable_by_search(seed):
+    """These deals need a real search to refute (the root is no dead end); both modes agree."""
+    assert not dead_end(GAME.deal(seed).array)
+    for rules in ("open", "aisleriot"):
+        r = SOLVER.solve(seed, rules=rules, timeout=30)
+        assert r.verdict == "unsolvable", rules
+        assert r.nodes_expanded > 100 and r.limit == ""
+
+
+@pytest.mark.parametrize("seed", [8, 14, 143, 259, 324, 382])
+def test_root_dead_end_seed(seed):
+    """A blocker has no exit at the deal, so both modes are refuted without search.  Seed 14
+    needs the foundation exit to require the card itself to be free (a card with a stuck card
+    on it cannot go home); 143, 259, 324 and 382 need the twin rule (143: 7D face down on 7H,
+    which lies on 8C)."""
+    assert dead_end(GAME.deal(seed).array)
+    assert SOLVER.solve(seed).verdict == SOLVER.solve(seed, rules="open").verdict == "unsolvable"
+
+
+def test_safe_home_rule_ace_forced_two_not():
+    """An Ace on top is the only move listed (open mode); a 2 whose opposite-colour Aces are not
+    home is not forced, because the Ace-group may need to go onto it (Yukon groups need not be
+    runs) -- here ``drag 1 2 2`` puts Ah 9c on 2c to uncover Th."""
+    text = ("AC | TH* AH 9C | 2C | KH QH JH 9H 8H 7H 6H 5H 4H 3H 2H | KC QC JC TC 8C 7C 6C 5C 4C 3C"
+            " | | | | {0} | {1} | ".format(_found("D", "K"), _found("S", "K")))
+    state = GAME.from_layout(_lay(text))
+    moves = {str(Move.from_code(c)) for c in _moves(ref.legal_open, state.array)}
+    assert len(moves) > 1 and "drag 1 2 2" in moves and "drag 2 1 0" in moves
+    r = SOLVER.solve(state, rules="open")
+    assert r.verdict == "solved" and r.verify()
+
+    # AD on top: forced alone in open mode; aisleriot mode still lists the lateral QH -> KS
+    ace = GAME.from_layout(_lay("| KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD | KH QH | KS | JH | | | | "
+                           "{0} | {1} | {2}".format(_found("C", "K"), _found("S", "Q"), _found("H", "T"))))
+    assert [str(Move.from_code(c)) for c in _moves(ref.legal_open, ace.array)] == ["drag 1 1 0"]
+    moves = {str(Move.from_code(c)) for c in _moves(ref.legal_aisleriot, ace.array)}
+    assert {"drag 1 1 0", "drag 2 1 3"} <= moves
+
+
+LOST_TEXT = ("AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
+             " | TD* KH QS JH TS | 6D* QC* 2C* 6C* JC TH 9C AS 4S | 3H* QH* 9D* 9H* 8S 7H 6S 5D 9S TC"
+             " | | | AD 2D 3D")
+
+
+def test_lost_positions_are_dead_ends_only_in_aisleriot_mode():
+    """The spec 5.6 example: LOST with a legal move left; aisleriot mode lists nothing there."""
+    state = GAME.from_layout(_lay(LOST_TEXT))
+    assert state.outcome == Outcome.LOST and state.legal_moves()
+    assert _moves(ref.legal_aisleriot, state.array) == set()
+    plain = _moves(ref.legal_open_plain, state.array)
+    assert [str(Move.from_code(c)) for c in plain] == ["drag 6 4 4"]
+    # The one move is an idle twin move (TH from JC to JS; TD face down, JC cannot go home), so
+    # rule 5 drops it in open mode too; the reference search confirms there is no win.
+    assert _moves(ref.legal_open, state.array) == set()
+    assert _run("open", state.array, plain=True) == "unsolvable"
+
+
+def test_hashes_ignore_pile_order_and_foundation_slots():
+    state = GAME.deal(5)
+    layout = state.game.array_to_layout(state.array)
+    slots = list(layout.slots)
+    perm = [0, 4, 7, 1, 6, 2, 5, 3, 8, 9, 10]
+    other = GAME.from_layout(type(layout)(tuple(slots[i] for i in perm), 0, 0))
+    assert hash1(state.array) == hash1(other.array)
+    assert hash2(state.array) == hash2(other.array)
+    moved = state.copy()
+    moved.apply(moved.legal_moves(distinct=True)[0])
+    assert hash1(moved.array) != hash1(state.array)
+    assert hash2(moved.array) != hash2(state.array)
+
+
+def test_solve_many_and_methods():
+    results = SOLVER.solve_many([1, 2], rules="open")
+    assert [r.verdict for r in results] == ["solved", "solved"]
+    for method in ("greedy", "astar"):
+        r = SOLVER.solve(1, method=method, timeout=20)
+        assert r.verdict == "solved" and r.method == method and r.verify()
+
+
+def test_open_first_decides_aisleriot_mode():
+    """Seed 41: refuted by the dead-end test; seed 67 needs a search.  Aisleriot mode gives the
+    open-mode verdict without a second search (same node count as the open search)."""
+    for seed in (67, 41):
+        ro, ra = SOLVER.solve(seed, rules="open"), SOLVER.solve(seed)
+        assert ro.verdict == ra.verdict == "unsolvable"
+        assert ra.nodes_expanded == ro.nodes_expanded
+
+
+def test_never_lost_checks_aisleriot_predicate():
+    r = SOLVER.solve(2)
+    assert never_lost(r.start.array, [m.code for m in r.moves])
+    lost = GAME.from_layout(_lay(LOST_TEXT))
+    assert never_lost(lost.array, []) and not never_lost(lost.array, [lost.legal_moves()[0].code])
+
+
+@pytest.mark.parametrize("seed", [72, 87, 181])
+def test_probe_solutions_replay(seed):
+    """Deals the plain depth-first order finds hard (no verdict in 200,000 nodes) are solved
+    by the randomized probes in both modes; the solutions replay under the referee."""
+    plain = DFS(PLUGS["open"], Limits(200_000, None, 1000)).run(solver_root(GAME.deal(seed).array))
+    assert plain.verdict == "unknown"
+    for rules in ("open", "aisleriot"):
+        r = SOLVER.solve(seed, rules=rules, timeout=30)
+        assert r.verdict == "solved" and r.verify() is True
+        assert r.nodes_expanded < LEAD_NODES + PROBES * PROBE_NODES
+
+
+# ---- pruning against the unpruned reference search ------------------------------------------
+def _check_pruned_search_agrees(a):
+    """The pruned searches give the reference searches' verdict (open mode; aisleriot mode on
+    ONGOING positions); dead_end fires only on unsolvable positions and includes
+    dead_end_basic.  Returns the reference open-mode verdict."""
+    ref_open = _run("open", a, plain=True)
+    assert _run("open", a) == ref_open
+    if yk.status(a) == yk.ONGOING:
+        assert _run("aisleriot", a) == _run("aisleriot", a, plain=True)
+    if dead_end(a):
+        assert ref_open == "unsolvable"
+    assert not ref.dead_end_basic(a) or dead_end(a)        # the new test includes the old one
+    return ref_open
+
+
+@settings(max_examples=150)
+@given(small_positions())
+def test_pruned_search_agrees_with_reference_on_small_positions(a):
+    """The dead-end test, the safe-home rule and rule 5 never change a verdict."""
+    _check_pruned_search_agrees(a)
+
+
+@pytest.mark.parametrize("case", ["solved", "unsolvable", "dead", "dead_new"])
+def test_small_positions_reach_every_case(case):
+    """The property above meets every kind of position: solvable, unsolvable, a dead end, and
+    one only the current dead-end test catches (not dead_end_basic)."""
+    kinds = {"solved": lambda a: _run("open", a, plain=True) == "solved",
+             "unsolvable": lambda a: _run("open", a, plain=True) == "unsolvable",
+             "dead": lambda a: bool(dead_end(a)),
+             "dead_new": lambda a: bool(dead_end(a)) and not ref.dead_end_basic(a)}
+    a = find(small_positions(), kinds[case],
+             settings=settings(max_examples=5000, derandomize=True, database=None))
+    _check_pruned_search_agrees(a)
 
 
 def test_pruned_search_agrees_on_endgames_of_real_deals():
     """Positions from real deals: the position 60 moves before the end of a solution, then a
-    random walk of 30 legal moves (both modes; open-mode verdicts compared)."""
+    random walk of 30 legal moves (open-mode verdicts compared)."""
     rng = np.random.default_rng(3)
     verdicts = []
     for seed in (1, 2, 3, 9):
-        r = ys.solve(seed, rules="open")
-        st = r.start.copy()
+        r = SOLVER.solve(seed, rules="open")
+        st_ = r.start.copy()
         for m in r.moves[: max(0, len(r.moves) - 60)]:
-            st.apply(m)
+            st_.apply(m)
         for _ in range(30):
-            moves = st.legal_moves(distinct=True)
+            moves = st_.legal_moves(distinct=True)
             if not moves:
                 break
-            st.apply(moves[int(rng.integers(len(moves)))])
-        ref = _run("open-plain", st.array, 2_000_000)
-        assert _run("open", st.array, 2_000_000) == ref
-        verdicts.append(ref)
+            st_.apply(moves[int(rng.integers(len(moves)))])
+        reference = _run("open", st_.array, 2_000_000, plain=True)
+        assert _run("open", st_.array, 2_000_000) == reference
+        verdicts.append(reference)
     assert "solved" in verdicts
 
 
@@ -249,7 +358,7 @@ def _is_idle_lateral(a, code):
     s, n = m.src, m.n
     h, down = int(a[yk.HEIGHT + s - 1]), int(a[yk.DOWN + s - 1])
     i = h - n
-    if m.dst in (0, 8, 9, 10) or i - 1 != down or a[yk.HEIGHT + m.dst - 1] == 0:
+    if m.dst in FOUNDATIONS or i - 1 != down or a[yk.HEIGHT + m.dst - 1] == 0:
         return False
     pile = [int(x) for x in a[(s - 1) * yk.CAP:(s - 1) * yk.CAP + h]]
     c, u = pile[i], pile[i - 1]
@@ -264,110 +373,232 @@ def _is_idle_lateral(a, code):
     return not (needed & face_up)
 
 
-def test_rule5_drops_exactly_the_idle_lateral_moves():
-    """Open mode lists the reference moves minus rule 1's duplicate King moves and rule 5's idle
-    lateral moves (unless the safe-home rule forces one move, or the position is a dead end);
-    aisleriot mode never applies rule 5."""
+def _check_rule5(a):
+    """Open mode lists the reference moves minus rule 5's idle lateral moves (unless the
+    safe-home rule forces one move, or the position is a dead end); aisleriot mode never
+    applies rule 5.  Returns how many moves rule 5 dropped."""
+    reference = _moves(ref.legal_open_plain, a)
+    got = _moves(ref.legal_open, a)
+    if dead_end(a) or (len(got) == 1 and Move.from_code(next(iter(got))).dst in FOUNDATIONS):
+        return 0
+    assert got <= reference
+    for code in reference - got:
+        assert _is_idle_lateral(a, code), str(Move.from_code(code))
+    for code in got:
+        assert not _is_idle_lateral(a, code)
+    if yk.status(a) == yk.ONGOING:
+        assert _moves(ref.legal_aisleriot, a) == _moves(ref.legal_aisleriot_plain, a)
+    return len(reference - got)
+
+
+@settings(max_examples=300)
+@given(small_positions(max_out=30, full_piles=True))
+def test_rule5_drops_exactly_the_idle_lateral_moves(a):
+    _check_rule5(a)
+
+
+def test_rule5_drops_moves_on_small_positions():
+    """Rule 5 is exercised: it drops moves on a fixed sample of positions, and exactly the
+    idle ones."""
     rng = np.random.default_rng(11)
-    buf = np.empty(yk.MAX_MOVES, np.int32)
-    dropped = 0
-    for _ in range(300):
-        a = _random_small_position(rng, 30, True)
-        ref = set(int(c) for c in buf[:ys.legal_open_plain(a, buf)])
-        got = set(int(c) for c in buf[:ys.legal_open(a, buf)])
-        if ys.dead_end(a) or (len(got) == 1 and Move.from_code(next(iter(got))).dst in (0, 8, 9, 10)):
-            continue
-        assert got <= ref
-        for code in ref - got:
-            assert _is_idle_lateral(a, code), str(Move.from_code(code))
-            dropped += 1
-        for code in got:
-            assert not _is_idle_lateral(a, code)
-        if yk.status(a) == yk.ONGOING:
-            assert set(int(c) for c in buf[:ys.legal_aisleriot(a, buf)]) == \
-                set(int(c) for c in buf[:ys.legal_aisleriot_plain(a, buf)])
-    assert dropped >= 5
+    assert sum(_check_rule5(_random_small_position(rng, 30, True)) for _ in range(300)) >= 5
 
 
-def test_open_first_decides_aisleriot_mode():
-    """Seed 41: refuted by the dead-end test; seed 67 needs a search.  Aisleriot mode gives the
-    open-mode verdict without a second search (same node count as the open search)."""
-    for seed in (67, 41):
-        ro, ra = ys.solve(seed, rules="open"), ys.solve(seed)
-        assert ro.verdict == ra.verdict == "unsolvable"
-        assert ra.nodes_expanded == ro.nodes_expanded
-
-
-def test_never_lost_checks_aisleriot_predicate():
-    r = ys.solve(2)
-    assert ys.never_lost(r.start.array, [m.code for m in r.moves])
-    lost = GAME.from_layout(_lay(
-        "AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
-        " | TD* KH QS JH TS | 6D* QC* 2C* 6C* JC TH 9C AS 4S | 3H* QH* 9D* 9H* 8S 7H 6S 5D 9S TC"
-        " | | | AD 2D 3D"))
-    assert ys.never_lost(lost.array, []) and not ys.never_lost(lost.array, [lost.legal_moves()[0].code])
-
-
-def test_solver_moves_equal_engine_solver_moves():
-    """The solver's per-destination generator lists exactly the engine's faithful=0 set."""
-    rng = np.random.default_rng(5)
+# ---- move generation and hashing ------------------------------------------------------------
+def _same_moves_as_engine(a):
     b1, b2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
-    checked = 0
-    for seed in range(1, 41):
-        st = GAME.deal(seed)
-        for _ in range(120):
-            n1, n2 = yk.legal_moves(st.array, b1, 0), ys.solver_moves(st.array, b2)
-            assert sorted(b1[:n1]) == sorted(b2[:n2]), (seed, str(st.layout()))
-            checked += 1
-            if n1 == 0:
-                break
-            st.apply(Move.from_code(int(b1[rng.integers(n1)])))
-    for _ in range(300):                             # positions with empty piles and foundations
-        a = _random_small_position(rng, 40, False)
-        n1, n2 = yk.legal_moves(a, b1, 0), ys.solver_moves(a, b2)
-        assert sorted(b1[:n1]) == sorted(b2[:n2])
-    assert checked > 2000
+    n1, n2 = yk.legal_moves(a, b1, 0), solver_moves(a, b2)[0]
+    assert sorted(b1[:n1]) == sorted(b2[:n2]), str(GAME.array_to_layout(a))
 
 
-@njit
-def _dead_end_without_twin_rule(a):
-    under = np.zeros(64, np.int64)
-    s = ys._blocker_scan(a, under)
-    return ys._stuck_for_ever(s[0], s[1], s[2], s[3], s[4], np.uint64(0), s[6], under)
+@settings(max_examples=60)
+@given(SEEDS, WALKS)
+def test_solver_moves_equal_engine_solver_moves_on_playouts(seed, walk):
+    """The solver's per-destination generator lists exactly the engine's faithful=0 set."""
+    for a in _playout(seed, walk):
+        _same_moves_as_engine(a)
 
 
-@njit
-def _fixpoint_dead_end(a):
-    """dead_end without the twin-pair rule."""
-    under = np.zeros(64, np.int64)
-    s = ys._blocker_scan(a, under)
-    return ys._stuck_set(s[0], s[1], s[2], s[3], s[4], s[5], s[6], under,
-                         ~np.uint64(0))[0] != np.uint64(0)
+@settings(max_examples=300)
+@given(small_positions(max_out=40, full_piles=False))
+def test_solver_moves_equal_engine_solver_moves_on_small_positions(a):
+    """The same with empty piles and foundations."""
+    _same_moves_as_engine(a)
+
+
+def test_solver_moves_report_the_face_up_cards():
+    a = GAME.deal(7).array
+    face_up = solver_moves(a, np.empty(yk.MAX_MOVES, np.int32))[1]
+    want = {int(a[yk.TAB + p * yk.CAP + j]) for p in range(7)
+            for j in range(int(a[yk.DOWN + p]), int(a[yk.HEIGHT + p]))}
+    assert {c for c in range(52) if int(face_up) >> c & 1} == want
+
+
+def _salted(root, salt):
+    out = root.copy()
+    out[SALT] = salt
+    return out
+
+
+def test_salt_word_changes_ordering_only():
+    """The probe salt is outside the rules state: hashes, moves and the plain heuristic ignore
+    it; with a salt the heuristic is NOISE_SCALE*h plus noise below NOISE_AMP."""
+    a = GAME.deal(3).array
+    root = solver_root(a)
+    h = heuristic(root)
+    assert h == heuristic(a) == score(a) == score(root)
+    for salt in (1, 2, 977):
+        salted = _salted(root, salt)
+        assert hash1(salted) == hash1(root) and hash2(salted) == hash2(root)
+        buf1, buf2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
+        n = ref.legal_open(salted, buf1)
+        assert n == ref.legal_open(root, buf2) and list(buf1[:n]) == list(buf2[:n])
+        assert 0 <= heuristic(salted) - NOISE_SCALE * h < NOISE_AMP
+
+
+@settings(max_examples=60)
+@given(SEEDS, WALKS)
+def test_stored_pile_words_match_recomputed_hashes_and_heuristic(seed, walk):
+    """The solver state's per-pile words, updated by the plug's apply move by move, give the
+    same hashes and heuristic as computing them from the rules state from scratch: the search
+    heuristic (one pass, stored pile scores) is the plain score, or DEAD_END exactly on dead
+    ends."""
+    st_ = solver_root(GAME.deal(seed).array)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    for choice in walk + [None]:
+        rules_part = np.ascontiguousarray(st_[:yk.STATE_SIZE])
+        assert hash1(st_) == hash1(rules_part) and hash2(st_) == hash2(rules_part)
+        want = DEAD_END if dead_end(rules_part) else score(rules_part)
+        assert heuristic(st_) == heuristic(rules_part) == want
+        n = solver_moves(st_, buf)[0]
+        if n == 0 or choice is None:
+            break
+        apply(st_, buf[choice % n])
+
+
+def _check_child_hashes(st_):
+    """child_hashes equals the hashes of the child apply builds, for every solver move."""
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    out = np.empty(2, np.uint64)
+    n = solver_moves(st_, buf)[0]
+    for code in buf[:n]:
+        kid = st_.copy()
+        apply(kid, code)
+        child_hashes(st_, code, out, 0)
+        assert (out[0], out[1]) == (hash1(kid), hash2(kid)), \
+            (str(GAME.array_to_layout(st_[:yk.STATE_SIZE])), str(Move.from_code(int(code))))
+    return buf[:n].copy()
+
+
+@settings(max_examples=60)
+@given(SEEDS, WALKS)
+def test_child_hashes_equal_hashes_of_the_built_child(seed, walk):
+    """child_hashes (the depth-first search hashes children before building them) on random
+    playouts, from stored sums (as in the search, after refresh) or with stale piles."""
+    st_ = solver_root(GAME.deal(seed).array)
+    for step, choice in enumerate(walk + [None]):
+        if step % 2:
+            refresh(st_)
+        moves = _check_child_hashes(st_)
+        if len(moves) == 0 or choice is None:
+            break
+        apply(st_, moves[choice % len(moves)])
+
+
+@settings(max_examples=300)
+@given(small_positions(max_out=40, full_piles=False))
+def test_child_hashes_on_small_positions(a):
+    """The same with empty piles, foundations and flips."""
+    _check_child_hashes(solver_root(a))
+
+
+# ---- the dead-end test against its reference forms ------------------------------------------
+def _twin_spots(a):
+    """(pile, index) of the face-down blockers with a card on them that is face down too."""
+    return [(p, i) for p in range(7)
+            for i in range(1, min(int(a[yk.DOWN + p]), int(a[yk.HEIGHT + p]) - 1))]
+
+
+def _plant_at(a, p, i, to):
+    """Swap the twin of the card at index ``i`` of pile ``p`` to index ``to`` of that pile;
+    False if the card is a King or its twin is home."""
+    at = yk.TAB + p * yk.CAP + i
+    if a[at] % 13 == 12:
+        return False
+    dest = yk.TAB + p * yk.CAP + to
+    for q in range(7):
+        base = yk.TAB + q * yk.CAP
+        for j in range(base, base + int(a[yk.HEIGHT + q])):
+            if a[j] == twin(int(a[at])):
+                a[j], a[dest] = a[dest], a[j]
+                return True
+    return False
 
 
 def _plant_twin(rng, a):
     """Swap two tableau cards so that a random face-down blocker gets its twin above it, among
     the face-down cards or as the lowest face-up card; False if the position has no
     face-down blocker with a card on it (or it is a King, or its twin is home)."""
-    spots = [(p, i) for p in range(7) for i in range(1, min(int(a[yk.DOWN + p]),
-                                                              int(a[yk.HEIGHT + p]) - 1))]
+    spots = _twin_spots(a)
     if not spots:
         return False
     p, i = spots[rng.integers(len(spots))]
-    at = yk.TAB + p * yk.CAP + i
-    if a[at] % 13 == 12:
+    if a[yk.TAB + p * yk.CAP + i] % 13 == 12:
         return False
-    to = at + int(rng.integers(1, int(a[yk.DOWN + p]) - i + 1))
-    twin = ys._twin(int(a[at]))
-    for q in range(7):
-        base = yk.TAB + q * yk.CAP
-        for j in range(base, base + int(a[yk.HEIGHT + q])):
-            if a[j] == twin:
-                a[j], a[to] = a[to], a[j]
-                return True
-    return False
+    return _plant_at(a, p, i, i + int(rng.integers(1, int(a[yk.DOWN + p]) - i + 1)))
 
 
+@st.composite
+def twin_planted_positions(draw):
+    """A small position where a face-down blocker has its twin above it, among the face-down
+    cards or as the lowest face-up card (None when the draw allows no such planting)."""
+    a = draw(small_positions(max_out=22))
+    tall = [p for p in range(7) if a[yk.HEIGHT + p] >= 3]
+    if not tall:
+        return None
+    p = draw(st.sampled_from(tall))
+    a[yk.DOWN + p] = down = draw(st.integers(max(2, int(a[yk.DOWN + p])), int(a[yk.HEIGHT + p]) - 1))
+    out = {int(a[yk.TAB + q * yk.CAP + j]) for q in range(7) for j in range(int(a[yk.HEIGHT + q]))}
+    spots = [i for i in range(1, down) if a[yk.TAB + p * yk.CAP + i] % 13 != 12
+             and twin(int(a[yk.TAB + p * yk.CAP + i])) in out]
+    if not spots:
+        return None
+    i = draw(st.sampled_from(spots))
+    assert _plant_at(a, p, i, draw(st.integers(i + 1, down)))
+    return a
+
+
+def _check_dead_end(a, nodes):
+    """dead_end equals its sweep form, and whenever the twin rule or the twin-pair rule is what
+    makes a position a dead end, the reference search (no pruning) finds no win."""
+    dead = bool(dead_end(a))
+    assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+    if dead and not (ref.dead_end_without_twin_rule(a) and ref.fixpoint_dead_end(a)):
+        assert _run("open", a, nodes, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+    return dead
+
+
+@settings(max_examples=300)
+@given(twin_planted_positions().filter(lambda a: a is not None))
+def test_twin_rule_is_sound_on_planted_twins(a):
+    _check_dead_end(a, 300_000)
+
+
+@settings(max_examples=300)
+@given(small_positions(max_out=34))
+def test_dead_end_rules_are_sound_on_small_positions(a):
+    _check_dead_end(a, 3_000_000)
+
+
+@settings(max_examples=60)
+@given(SEEDS, st.lists(st.integers(0, 1000), max_size=80))
+def test_dead_end_equals_reference_sweep_on_playouts(seed, walk):
+    """The mask-and-worklist dead_end computes the same fixpoint as the plain sweep."""
+    for a in _playout(seed, walk):
+        assert bool(dead_end(a)) == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+
+
+@pytest.mark.slow
 def test_twin_rule_fires_only_on_unsolvable_positions():
     """Small random positions with a face-down card under its twin: whenever the twin rule
     turns a position into a dead end, the reference search (no pruning) finds no win."""
@@ -378,13 +609,14 @@ def test_twin_rule_fires_only_on_unsolvable_positions():
         if not _plant_twin(rng, a):
             continue
         planted += 1
-        assert bool(ys.dead_end(a)) == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
-        if ys.dead_end(a) and not _dead_end_without_twin_rule(a):
+        assert bool(dead_end(a)) == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if dead_end(a) and not ref.dead_end_without_twin_rule(a):
             fired += 1
-            assert _run("open-plain", a) == "unsolvable", str(GAME.array_to_layout(a))
+            assert _run("open", a, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
     assert planted > 2000 and fired > 30, (planted, fired)
 
 
+@pytest.mark.slow
 def test_twin_pair_rule_fires_only_on_unsolvable_positions():
     """Whenever the twin-pair rule alone makes a small random position a dead end, the
     reference search (no pruning) finds no win; the mask form agrees with the sweep, which
@@ -394,119 +626,32 @@ def test_twin_pair_rule_fires_only_on_unsolvable_positions():
     fired = 0
     for _ in range(40000):
         a = _random_small_position(rng, 34, bool(rng.integers(2)))
-        dead = bool(ys.dead_end(a))
-        assert dead == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
-        if dead and not _fixpoint_dead_end(a):
+        dead = bool(dead_end(a))
+        assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if dead and not ref.fixpoint_dead_end(a):
             fired += 1
-            assert _run("open-plain", a, 3_000_000) == "unsolvable", str(GAME.array_to_layout(a))
+            assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
     assert fired > 30, fired
 
 
 def test_dead_end_equals_reference_sweep():
     """The mask-and-worklist dead_end computes the same fixpoint as the plain sweep, on random
-    playouts of real deals and on random small positions (empty piles, foundations)."""
+    playouts of real deals and on random small positions (empty piles, foundations), and both
+    answers occur often."""
     rng = np.random.default_rng(11)
     buf = np.empty(yk.MAX_MOVES, np.int32)
     seen = {True: 0, False: 0}
     for seed in range(1, 61):
         a = GAME.deal(seed).array.copy()
         for _ in range(80):
-            got = bool(ys.dead_end(a))
-            assert got == bool(ys.dead_end_sweep(a)), (seed, str(GAME.array_to_layout(a)))
+            got = bool(dead_end(a))
+            assert got == bool(ref.dead_end_sweep(a)), (seed, str(GAME.array_to_layout(a)))
             seen[got] += 1
-            n = ys.solver_moves(a, buf)
+            n = solver_moves(a, buf)[0]
             if n == 0:
                 break
             yk.apply(a, buf[rng.integers(n)])
     for _ in range(2000):
         a = _random_small_position(rng, int(rng.integers(20, 52)), bool(rng.integers(2)))
-        assert bool(ys.dead_end(a)) == bool(ys.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        assert bool(dead_end(a)) == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
     assert seen[True] > 100 and seen[False] > 1000
-
-
-def test_salt_word_changes_ordering_only():
-    """The probe salt is outside the rules state: hashes, moves and the plain heuristic ignore
-    it; with a salt the heuristic is NOISE_SCALE*h plus noise below NOISE_AMP."""
-    a = GAME.deal(3).array
-    root = ys.solver_root(a)
-    buf1, buf2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
-    h = ys.heuristic(root)
-    assert h == ys.heuristic(a) == ys.score(a) == ys.score(root)
-    salted = root.copy()
-    for salt in (1, 2, 977):
-        salted[ys.SALT] = salt
-        assert ys.hash1(salted) == ys.hash1(root) and ys.hash2(salted) == ys.hash2(root)
-        n = ys.legal_open(salted, buf1)
-        assert n == ys.legal_open(root, buf2) and list(buf1[:n]) == list(buf2[:n])
-        assert 0 <= ys.heuristic(salted) - ys.NOISE_SCALE * h < ys.NOISE_AMP
-
-
-@pytest.mark.parametrize("seed", [72, 87, 181])
-def test_probe_solutions_replay(seed):
-    """Deals the plain depth-first order finds hard (no verdict in 200,000 nodes) are solved
-    by the randomized probes in both modes; the solutions replay under the referee."""
-    from solvers.search import DFS, Limits
-    plain = DFS(ys.PLUGS["open"], Limits(200_000, None, 1000)).run(ys.solver_root(GAME.deal(seed).array))
-    assert plain.verdict == "unknown"
-    for rules in ("open", "aisleriot"):
-        r = ys.solve(seed, rules=rules, timeout=30)
-        assert r.verdict == "solved" and r.verify() is True
-        assert r.nodes_expanded < ys.LEAD_NODES + ys.PROBES * ys.PROBE_NODES
-
-
-def test_stored_pile_words_match_recomputed_hashes_and_heuristic():
-    """The solver state's per-pile words, updated by the plug's apply move by move, give the
-    same hashes and heuristic as computing them from the rules state from scratch."""
-    rng = np.random.default_rng(3)
-    buf = np.empty(yk.MAX_MOVES, np.int32)
-    checked = 0
-    for seed in range(1, 31):
-        st = ys.solver_root(GAME.deal(seed).array)
-        for _ in range(100):
-            rules_part = np.ascontiguousarray(st[:ys.STATE_SIZE])
-            assert ys.hash1(st) == ys.hash1(rules_part) and ys.hash2(st) == ys.hash2(rules_part)
-            # the search heuristic (one pass, stored pile scores) is the plain score, or
-            # DEAD_END exactly on dead ends
-            want = ys.DEAD_END if ys.dead_end(rules_part) else ys.score(rules_part)
-            assert ys.heuristic(st) == ys.heuristic(rules_part) == want
-            checked += 1
-            n = ys.solver_moves(st, buf)
-            if n == 0:
-                break
-            ys.apply(st, buf[rng.integers(n)])
-    assert checked > 1500
-
-
-def test_child_hashes_equal_hashes_of_the_built_child():
-    """child_hashes (the depth-first search hashes children before building them) gives the
-    hashes of the child the plug's apply builds, for every solver move of random playouts
-    and of random small positions (empty piles, foundations, flips)."""
-    rng = np.random.default_rng(11)
-    buf = np.empty(yk.MAX_MOVES, np.int32)
-    out = np.empty(2, np.uint64)
-    checked = 0
-
-    def check_all(st):
-        nonlocal checked
-        n = ys.solver_moves(st, buf)
-        for code in buf[:n]:
-            kid = st.copy()
-            ys.apply(kid, code)
-            ys.child_hashes(st, code, out, 0)
-            assert (out[0], out[1]) == (ys.hash1(kid), ys.hash2(kid)), \
-                (str(GAME.array_to_layout(st[:ys.STATE_SIZE])), str(Move.from_code(int(code))))
-            checked += 1
-        return n
-
-    for seed in range(1, 41):
-        st = ys.solver_root(GAME.deal(seed).array)
-        for step in range(80):
-            if step % 2:
-                ys._refresh(st)            # stored sums (as in the search) or stale piles
-            n = check_all(st)
-            if n == 0:
-                break
-            ys.apply(st, buf[rng.integers(n)])
-    for _ in range(300):
-        check_all(ys.solver_root(_random_small_position(rng, 40, False)))
-    assert checked > 10000

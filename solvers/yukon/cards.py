@@ -1,0 +1,85 @@
+"""Card arithmetic the Yukon kernels share: rank, colour, foundation heights, card bit masks.
+
+A card is ``13*suit + rank - 1`` with suits clubs, diamonds, hearts, spades (1 and 2 red), as in
+:mod:`rules.cards`; a set of cards is a ``uint64`` with bit ``c`` for card ``c``.  A card's
+*parents* are the two cards of the other colour one rank higher (what it may be dropped on in a
+natural run), its *children* the two of the other colour one rank lower, and its *twin* the
+other card of its colour and rank, which has the same two parents.
+"""
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from rules._jit import jit
+from rules.yukon import FOUND
+from rules.cards import EMPTY
+
+N_CARDS = 52
+KING = 13
+
+
+@jit
+def rank(c):
+    return c % 13 + 1
+
+
+@jit
+def is_red(c):
+    """1 for diamonds and hearts, else 0."""
+    s = c // 13
+    return 1 if (s == 1 or s == 2) else 0
+
+
+@jit
+def home_height(state, suit):
+    """Cards of ``suit`` on the foundations (0..13)."""
+    for k in range(4):
+        f = state[FOUND + k]
+        if f != EMPTY and f // 13 == suit:
+            return f % 13 + 1
+    return 0
+
+
+@jit
+def bit(c):
+    """The one-card mask of card ``c``."""
+    return np.uint64(1) << np.uint64(c)
+
+
+@jit
+def twin(c):
+    """The other card of ``c``'s colour and rank (clubs-spades, diamonds-hearts)."""
+    return (3 - c // 13) * 13 + c % 13
+
+
+def _parent_masks():
+    parents = np.zeros(N_CARDS, np.uint64)
+    for c in range(N_CARDS):
+        if c % 13 < 12:
+            for s in ((0, 3) if c // 13 in (1, 2) else (1, 2)):
+                parents[c] |= np.uint64(1) << np.uint64(s * 13 + c % 13 + 1)
+    return parents
+
+
+def _child_masks(parents):
+    children = np.zeros(N_CARDS, np.uint64)
+    for c in range(N_CARDS):
+        for p in range(N_CARDS):
+            if int(parents[c]) >> p & 1:
+                children[p] |= np.uint64(1) << np.uint64(c)
+    return children
+
+
+PARENTS = _parent_masks()            # card -> mask of its two parents (none for a King)
+CHILDREN = _child_masks(PARENTS)     # card -> mask of its two children (none for an Ace)
+
+
+@intrinsic
+def stack_scratch(typingctx):
+    """Pointer to 64 int64 on the calling kernel's stack, valid until it returns: scratch for
+    kernels that run once per generated position and so must not allocate."""
+    def codegen(context, builder, signature, args):
+        return cgutils.alloca_once(builder, ir.IntType(64), size=64)
+    return types.CPointer(types.int64)(), codegen

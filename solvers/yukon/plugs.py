@@ -1,0 +1,37 @@
+"""The Yukon plugs for :mod:`solvers.search`, one per rule mode, on solver states
+(:mod:`.state`): moves from :mod:`.moves`, hashes from :mod:`.hashing`, and the heuristic from
+:mod:`.heuristic`, which also hands the core the dead ends to skip."""
+import numpy as np
+
+from rules._jit import jit
+from rules.yukon import MAX_MOVES
+from ..search import GamePlug
+from .hashing import child_hashes, hash1, hash2, refresh
+from .heuristic import heuristic
+from .moves import OPEN_RULES, apply, legal, won
+from .state import SOLVER_STATE_SIZE
+
+
+@jit
+def legal_aisleriot_search(state, buf):
+    refresh(state)                   # the parent of the children child_hashes will hash
+    return legal(state, buf, 0)
+
+
+@jit
+def legal_open_search(state, buf):
+    refresh(state)
+    return legal(state, buf, OPEN_RULES)
+
+
+@jit
+def cost(parent, child, move):
+    return np.int64(1)
+
+
+PLUGS = {
+    "aisleriot": GamePlug(legal_aisleriot_search, apply, won, hash1, hash2, heuristic, cost,
+                          MAX_MOVES, SOLVER_STATE_SIZE, child_hashes),
+    "open": GamePlug(legal_open_search, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
+                     SOLVER_STATE_SIZE, child_hashes),
+}

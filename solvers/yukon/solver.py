@@ -1,0 +1,169 @@
+"""The Yukon solver (thoughtful: every card known, face-down ones included) behind the one
+solver contract (:class:`solvers.base.Solver`), and its search schedule.
+
+Depth-first (the default) runs the complete open-mode search for ``LEAD_NODES``, then
+randomized probes (:func:`_probe`), then resumes the complete search; aisleriot mode takes the
+open-mode verdict when it carries over and searches again in aisleriot mode only when it does
+not.  Why this order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
+"Rule modes" and "Search schedule".
+"""
+import time
+
+import numpy as np
+
+from rules import yukon as yk
+from rules.yukon import ONGOING, STATE_SIZE
+from ..base import DEFAULT_MEMORY_MB, Solver
+from ..result import SOLVED, UNKNOWN, UNSOLVABLE
+from ..search import BestFirst, DFS, Limits
+from .hashing import store_all_terms
+from .plugs import PLUGS
+from .state import SALT, SOLVER_STATE_SIZE
+
+WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; astar: weighted A*
+# Randomized probes: the node budget of one probe, at most PROBES of them, and at most
+# PROBE_SHARE of a time or node limit on them all.
+PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
+LEAD_NODES = 20000          # complete-search nodes before the probes
+# After the probes the table is sized once from what is left of the limits: positions entered
+# per expanded node and per second of a long proof (estimates), up to RESERVE_STATES (a 384 MB
+# table; a bigger one costs more in fresh pages than rehashing saves).
+STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.8, 900_000, 10_000_000
+
+
+class YukonSolver(Solver):
+    """Yukon: depth-first with probes (``dfs``), greedy best-first, or weighted A*; rule modes
+    ``aisleriot`` (Aisleriot's LOST positions end the game) and ``open`` (move rules only)."""
+
+    GAME = "yukon"
+    METHODS = ("dfs", "greedy", "astar")
+    RULE_MODES = ("aisleriot", "open")
+
+    def _search(self, start, method, rules, limits):
+        return search(start.array, method, rules, limits)
+
+    def _warm(self):
+        start = self.start_state(1)
+        for rules in self.RULE_MODES:
+            for method in self.METHODS:
+                search(start.array, method, rules, Limits(50, None, DEFAULT_MEMORY_MB))
+
+
+def solver_root(array):
+    """The solver state for a rules state array: a copy, salt 0, every pile's hash terms."""
+    root = np.zeros(SOLVER_STATE_SIZE, dtype=np.int16)
+    root[:STATE_SIZE] = array[:STATE_SIZE]
+    store_all_terms(root)
+    return root
+
+
+def never_lost(start, codes):
+    """True if no position before the end of ``codes`` (move codes from array ``start``) is
+    LOST, i.e. Aisleriot would let the whole line be played."""
+    a = np.array(start, dtype=np.int16)
+    for m in codes:
+        if yk.status(a) != ONGOING:
+            return False
+        yk.apply(a, m)
+    return True
+
+
+def _limits(max_nodes, timeout, like):
+    """Limits of ``max_nodes`` and ``timeout`` with the memory limit of ``like``."""
+    out = Limits(max_nodes, timeout)
+    out.max_bytes = like.max_bytes
+    return out
+
+
+def _runner(method, rules, limits):
+    if method == "dfs":
+        return DFS(PLUGS[rules], limits)
+    return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
+
+
+def _remaining(limits, t0, used_nodes):
+    nodes = None if limits.max_nodes is None else max(0, limits.max_nodes - used_nodes)
+    secs = None if limits.timeout is None else max(0.0, limits.timeout - (time.perf_counter() - t0))
+    return nodes, secs
+
+
+def _probe(root, max_nodes, timeout, limits, rules):
+    """Randomized restarts: up to PROBES depth-first searches of PROBE_NODES nodes each, with
+    salt 1, 2, ... (the heuristic's noise), on at most PROBE_SHARE of ``max_nodes`` and
+    ``timeout``.  A probe that exhausts the space proves the deal unsolvable; in aisleriot mode
+    a probe's (open-mode) solution counts only if :func:`never_lost` holds on it.  Returns the
+    deciding result or None, and the nodes spent."""
+    t0 = time.perf_counter()
+    nodes_cap = PROBES * PROBE_NODES
+    if max_nodes is not None:
+        nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
+    secs_cap = None if timeout is None else timeout * PROBE_SHARE
+    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits))
+    spent = 0
+    for salt in range(1, PROBES + 1):
+        if spent + PROBE_NODES > nodes_cap or (
+                secs_cap is not None and time.perf_counter() - t0 >= secs_cap):
+            break
+        root[SALT] = salt
+        r = runner.reset(_limits(PROBE_NODES, None, limits)).run(root)
+        spent += r.nodes_expanded
+        if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
+                rules == "open" or never_lost(root[:STATE_SIZE], r.moves))):
+            r.nodes_expanded = spent
+            r.seconds = time.perf_counter() - t0
+            root[SALT] = 0
+            return r, spent
+        if r.limit == "memory":
+            break                          # the complete search reports the memory limit
+    root[SALT] = 0
+    return None, spent
+
+
+def search(start, method, rules, limits):
+    """Search from rules state array ``start``: a SolveResult with int move codes.  The limits
+    cover every search together (the open-mode one, the probes, the aisleriot-mode one)."""
+    t0 = time.perf_counter()
+    root = solver_root(start)
+    if method != "dfs":
+        return _runner(method, rules, limits).run(root)
+    # the complete search starts first for LEAD_NODES (most proofs are short), pauses for the
+    # probes, then resumes where it stopped (its arrays keep the whole search state)
+    max_nodes = limits.max_nodes
+    lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
+    complete = _runner(method, "open", _limits(lead, limits.timeout, limits))
+    first = complete.run(root)
+    if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
+        if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
+            return first
+    else:
+        nodes, secs = _remaining(limits, t0, first.nodes_expanded)
+        probed, used = _probe(root, nodes, secs, limits, rules)
+        if probed is not None:
+            probed.nodes_expanded += first.nodes_expanded
+            probed.seconds = time.perf_counter() - t0
+            return probed
+        nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
+        complete.limits = _limits(None if nodes is None else first.nodes_expanded + nodes, secs,
+                                  limits)
+        complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
+                             STATES_PER_NODE * nodes if nodes is not None else np.inf,
+                             STATES_PER_SECOND * secs if secs is not None else np.inf))
+        first = complete.run(root)                     # resumes
+        first.nodes_expanded += used
+        first.seconds = time.perf_counter() - t0
+    if rules == "open" or first.verdict == UNSOLVABLE or (
+            first.verdict == SOLVED and never_lost(start, first.moves)):
+        return first
+    if first.verdict == UNKNOWN and first.limit != "seconds" and first.limit != "nodes":
+        return first                                   # memory: no room for a second search
+    nodes, secs = _remaining(limits, t0, first.nodes_expanded)
+    if first.verdict == UNKNOWN or nodes == 0 or secs == 0.0:
+        first.verdict, first.moves = UNKNOWN, []
+        first.limit = first.limit or ("nodes" if nodes == 0 else "seconds")
+        return first
+    second = _runner(method, "aisleriot", _limits(nodes, secs, limits)).run(root)
+    second.nodes_expanded += first.nodes_expanded
+    second.states_stored += first.states_stored
+    second.seconds = time.perf_counter() - t0
+    second.peak_memory_bytes = max(first.peak_memory_bytes, second.peak_memory_bytes)
+    return second

@@ -1,0 +1,22 @@
+"""The solver state: a :mod:`rules.yukon` state array followed by the search's own words.
+
+After the rules state come the probe's salt (0: no noise, see :mod:`.heuristic`), then each
+pile's two hash terms (4 int16 words per 64-bit term, at ``PILE_H1 + 4*p`` and
+``PILE_H2 + 4*p``) so that a child's hashes recompute only the piles a move changes, each
+pile's part of the heuristic that depends on it alone (``PILE_SCORE + p``), a bit mask of the
+piles whose stored words are stale (``DIRTY``), and the two hashes' sums over the piles
+(``SUM1``, ``SUM2``, valid when ``DIRTY`` is 0).  The plug's ``apply`` only marks the piles it
+changes: most positions built are scored and never expanded, so ``legal`` brings the stored
+words up to date (:func:`solvers.yukon.hashing.refresh`) when a position is expanded.  Rules
+kernels never read these words; copies carry them along.
+"""
+from rules.yukon import N_PILES, STATE_SIZE
+
+SALT = STATE_SIZE
+PILE_H1 = SALT + 1
+PILE_H2 = PILE_H1 + 4 * N_PILES
+PILE_SCORE = PILE_H2 + 4 * N_PILES
+DIRTY = PILE_SCORE + N_PILES
+SUM1 = DIRTY + 1
+SUM2 = SUM1 + 4
+SOLVER_STATE_SIZE = (SUM2 + 4 + 31) // 32 * 32    # rows of whole 64-byte cache lines

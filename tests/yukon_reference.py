@@ -1,0 +1,309 @@
+"""Reference kernels for the Yukon solver tests: the slow, obvious forms the fast kernels of
+:mod:`solvers.yukon` are checked against, and the unpruned searches.
+
+* :func:`dead_end_sweep` -- the dead-end test by plain sweeps over the piles, the twin-pair
+  rule on built positions (the argument is in docs/yukon.md, "Dead ends");
+* :func:`dead_end_basic` -- the first, weaker dead-end test (face-down blockers only), which
+  the current one must include;
+* :func:`legal_open`, :func:`legal_aisleriot` -- the listed moves as the search sees them,
+  dead ends included (the search plugs test dead ends in their heuristic instead);
+* ``PLAIN_PLUGS`` -- searches with no dead-end test, no safe-home rule and no idle-move rule,
+  whose verdicts the pruned searches must reproduce.
+"""
+import numpy as np
+
+from rules import yukon as yk
+from rules._jit import jit
+from rules.yukon import CAP, DOWN, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
+from solvers.search import GamePlug
+from solvers.yukon.cards import bit, home_height, is_red, rank, twin
+from solvers.yukon.dead_end import blocker_scan, dead_end, stuck_for_ever, stuck_set
+from solvers.yukon.hashing import hash1, hash2
+from solvers.yukon.heuristic import score
+from solvers.yukon.moves import OPEN_RULES, UNPRUNED, apply, legal, won
+from solvers.yukon.plugs import cost
+from solvers.yukon.state import SOLVER_STATE_SIZE
+
+
+# ---- the move lists ------------------------------------------------------------------------
+@jit
+def legal_aisleriot(state, buf):
+    """Aisleriot-mode moves, none in a dead end."""
+    if dead_end(state):
+        return np.int64(0)
+    return legal(state, buf, 0)
+
+
+@jit
+def legal_open(state, buf):
+    """Open-mode moves, none in a dead end."""
+    if dead_end(state):
+        return np.int64(0)
+    return legal(state, buf, OPEN_RULES)
+
+
+@jit
+def legal_aisleriot_plain(state, buf):
+    return legal(state, buf, UNPRUNED)
+
+
+@jit
+def legal_open_plain(state, buf):
+    return legal(state, buf, OPEN_RULES | UNPRUNED)
+
+
+PLAIN_PLUGS = {
+    "aisleriot": GamePlug(legal_aisleriot_plain, apply, won, hash1, hash2, score, cost,
+                          MAX_MOVES, SOLVER_STATE_SIZE),
+    "open": GamePlug(legal_open_plain, apply, won, hash1, hash2, score, cost, MAX_MOVES,
+                     SOLVER_STATE_SIZE),
+}
+
+
+# ---- the dead-end test in parts --------------------------------------------------------------
+@jit
+def dead_end_without_twin_rule(a):
+    """dead_end with no blocker pinned by the twin rule."""
+    under = np.zeros(64, np.int64)
+    s = blocker_scan(a, under)
+    return stuck_for_ever(s[0], s[1], s[2], s[3], s[4], np.uint64(0), s[6], under)
+
+
+@jit
+def fixpoint_dead_end(a):
+    """dead_end without the twin-pair rule."""
+    under = np.zeros(64, np.int64)
+    s = blocker_scan(a, under)
+    return stuck_set(s[0], s[1], s[2], s[3], s[4], s[5], s[6], under,
+                     ~np.uint64(0))[0] != np.uint64(0)
+
+
+# ---- the dead-end test by sweeps -----------------------------------------------------------
+@jit
+def dead_end_sweep(state):
+    """Reference form of :func:`solvers.yukon.dead_end.dead_end`: the fixpoint by plain sweeps
+    (:func:`sweep_stuck`) and the twin-pair rule on built positions."""
+    stuck = sweep_stuck(state)
+    for p in range(N_PILES):
+        if stuck[p] != np.uint64(0):
+            return True
+    return twin_pair_sweep(state)
+
+
+@jit
+def exit_open(x, home, locked, empty_ok, pinned):
+    """Could card ``x`` leave the card it sits on, given ``locked`` cards can never be pile
+    tops or home?  Exits: a parent not home and not locked; its foundation (:func:`home_exit_open`);
+    for a King, an empty pile if ``empty_ok``.  A ``pinned`` card (twin rule) has no exit by a
+    lone open parent unless its twin can go home."""
+    r = rank(x)
+    if r == 13 and empty_ok:
+        return True
+    if r < 13:
+        if is_red(x) == 1:
+            s1, s2 = 0, 3
+        else:
+            s1, s2 = 1, 2
+        n_open = 0
+        if home[s1] < r + 1 and (locked & bit(s1 * 13 + r)) == np.uint64(0):
+            n_open += 1
+        if home[s2] < r + 1 and (locked & bit(s2 * 13 + r)) == np.uint64(0):
+            n_open += 1
+        if n_open == 2 or (n_open == 1 and (
+                not pinned or home_exit_open(twin(x), home, locked))):
+            return True
+    return home_exit_open(x, home, locked)
+
+
+@jit
+def home_exit_open(x, home, locked):
+    """Could ``x`` go home some day as far as ``locked`` cards allow: neither it (only a top
+    card goes home) nor a lower card of its suit still out is locked."""
+    if (locked & bit(x)) != np.uint64(0):
+        return False
+    s = x // 13
+    lo = s * 13 + home[s]                       # the lower cards not home: lo .. x-1
+    if lo >= x:
+        return True
+    mask = (bit(x) - np.uint64(1)) & ~(bit(lo) - np.uint64(1))
+    return (locked & mask) == np.uint64(0)
+
+
+@jit
+def sweep_stuck(state):
+    """The stuck-blocker fixpoint by repeated sweeps, one blocker at a time: bit ``i`` of entry
+    ``p`` is set when the card at index ``i`` of pile ``p`` stays stuck."""
+    home = np.empty(4, np.int64)
+    for suit in range(4):
+        home[suit] = home_height(state, suit)
+    stuck = np.empty(N_PILES, np.uint64)       # bit i: the card at index i is a stuck blocker
+    for p in range(N_PILES):
+        h = np.int64(state[HEIGHT + p])
+        stuck[p] = ((np.uint64(1) << np.uint64(h)) - np.uint64(2)) if h >= 2 else np.uint64(0)
+    locked = np.uint64(0)                      # every card with a card on it, at first
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for i in range(np.int64(state[HEIGHT + p]) - 1):
+            locked |= bit(np.int64(state[base + i]))
+    changed = True
+    while changed:
+        changed = False
+        empty_ok = False
+        for p in range(N_PILES):
+            h = np.int64(state[HEIGHT + p])
+            if h == 0:
+                empty_ok = True
+                break
+            b = np.int64(state[TAB + p * CAP])
+            under_stuck = (stuck[p] >> np.uint64(1)) & np.uint64(1) != np.uint64(0)
+            if under_stuck and np.int64(state[DOWN + p]) > 0:
+                continue                            # face down for ever
+            if rank(b) == 13:
+                if not under_stuck and exit_open(b, home, locked, False, False):
+                    empty_ok = True                 # the King goes home
+                    break
+                continue
+            if exit_open(b, home, locked, False, False):
+                if under_stuck:                     # can leave only onto a parent, as a group
+                    b_red = is_red(b)
+                    r = rank(b)
+                    s1 = 0 if b_red == 1 else 1
+                    s2 = 3 if b_red == 1 else 2
+                    if ((home[s1] < r + 1 and (locked & bit(s1 * 13 + r)) == np.uint64(0)) or
+                            (home[s2] < r + 1 and (locked & bit(s2 * 13 + r)) == np.uint64(0))):
+                        empty_ok = True
+                        break
+                    continue
+                empty_ok = True
+                break
+        for p in range(N_PILES):
+            bits = stuck[p]
+            if bits == np.uint64(0):
+                continue
+            base = TAB + p * CAP
+            dn = np.int64(state[DOWN + p])
+            h = np.int64(state[HEIGHT + p])
+            for i in range(h - 1, 0, -1):          # top down: a release above helps below
+                if (stuck[p] >> np.uint64(i)) & np.uint64(1) == np.uint64(0):
+                    continue
+                if i < dn and (stuck[p] >> np.uint64(i + 1)) & np.uint64(1) != np.uint64(0):
+                    continue                        # face down, under a stuck card
+                x = np.int64(state[base + i])
+                pinned = False
+                for j in range(i + 1, min(dn, h - 1) + 1):
+                    pinned = pinned or np.int64(state[base + j]) == twin(x)
+                if exit_open(x, home, locked, empty_ok, pinned):
+                    stuck[p] &= ~(np.uint64(1) << np.uint64(i))
+                    locked &= ~bit(np.int64(state[base + i - 1]))
+                    changed = True
+    return stuck
+
+
+@jit
+def twin_pair_sweep(state):
+    """The twin-pair rule on built positions: for each pile top ``q`` whose children qualify,
+    apply each child's move onto ``q`` and sweep the result."""
+    for t in range(N_PILES):
+        ht = np.int64(state[HEIGHT + t])
+        if ht == 0:
+            continue
+        q = np.int64(state[TAB + t * CAP + ht - 1])
+        if q % 13 == 0:
+            continue                                # an Ace has no children
+        kids = np.empty(2, np.int64)
+        kids[0] = (1 if q // 13 in (0, 3) else 0) * 13 + q % 13 - 1
+        kids[1] = (3 - kids[0] // 13) * 13 + kids[0] % 13
+        other = (3 - q // 13) * 13 + q % 13         # the children's other parent
+        shut = home_height(state, other // 13) > other % 13
+        for p in range(N_PILES):
+            for i in range(np.int64(state[DOWN + p])):
+                shut = shut or np.int64(state[TAB + p * CAP + i]) == other
+        if not shut:
+            continue                                # neither face down nor home
+        dead = True
+        for c in kids:
+            where = -1
+            for p in range(N_PILES):
+                for i in range(max(1, np.int64(state[DOWN + p])), np.int64(state[HEIGHT + p])):
+                    if np.int64(state[TAB + p * CAP + i]) == c:
+                        where = p * CAP + i
+            p, i = where // CAP, where % CAP
+            if where < 0 or p == t:                 # not a face-up blocker, or under q
+                dead = False
+                break
+            after = state[:STATE_SIZE].copy()
+            k = np.int64(state[HEIGHT + p]) - i
+            yk.apply(after, np.int32((p + 1) << 16 | k << 8 | (t + 1)))
+            left = sweep_stuck(after)
+            q_home_shut = False                     # a lower card of q's suit under a stuck one
+            for r in range(N_PILES):
+                for k in range(1, np.int64(after[HEIGHT + r])):
+                    low = np.int64(after[TAB + r * CAP + k - 1])
+                    if (left[r] >> np.uint64(k) & np.uint64(1) != np.uint64(0)
+                            and low // 13 == q // 13 and low % 13 < q % 13):
+                        q_home_shut = True
+            if left[t] >> np.uint64(ht) & np.uint64(1) == np.uint64(0) or not q_home_shut:
+                dead = False                        # c (now at index ht of pile t) got free
+                break
+        if dead:
+            return True
+    return False
+
+
+@jit
+def dead_end_basic(state):
+    """The first dead-end test: blockers are only the face-down cards but the bottom one and
+    the lowest face-up card over them; per pile ``hi`` is the highest blocker not yet shown
+    able to leave, the cards under it locked; a blocker with a parent or its way home not
+    locked is released.  Any ``hi > 0`` left: no win."""
+    hi = np.empty(N_PILES, np.int64)
+    home = np.empty(4, np.int64)
+    for suit in range(4):
+        home[suit] = home_height(state, suit)
+    any_locked = False
+    for p in range(N_PILES):
+        hi[p] = np.int64(state[DOWN + p])
+        if hi[p] > 0:
+            any_locked = True
+    if not any_locked:
+        return False
+    changed = True
+    while changed:
+        changed = False
+        locked = np.uint64(0)
+        for p in range(N_PILES):
+            base = TAB + p * CAP
+            for i in range(hi[p]):
+                locked |= bit(np.int64(state[base + i]))
+        for p in range(N_PILES):
+            base = TAB + p * CAP
+            while hi[p] > 0:
+                x = np.int64(state[base + hi[p]])
+                r = rank(x)
+                s = x // 13
+                free = r == 13
+                if not free:
+                    if is_red(x) == 1:
+                        s1, s2 = 0, 3
+                    else:
+                        s1, s2 = 1, 2
+                    for ps in (s1, s2):
+                        if home[ps] < r + 1 and (locked & bit(ps * 13 + r)) == np.uint64(0):
+                            free = True
+                if not free:
+                    lo = s * 13 + home[s]          # lowest card of the suit not home
+                    top = s * 13 + r - 1           # x itself (excluded)
+                    mask = np.uint64(0)
+                    for c in range(lo, top):
+                        mask |= bit(c)
+                    if (locked & mask) == np.uint64(0):
+                        free = True
+                if not free:
+                    break
+                hi[p] -= 1
+                changed = True
+                locked &= ~bit(np.int64(state[base + hi[p]]))  # the card just under it
+    for p in range(N_PILES):
+        if hi[p] > 0:
+            return True
+    return False
