@@ -6,7 +6,7 @@
 """
 import importlib
 
-from rules import __version__, get_game
+from rules import __version__, get_game  # noqa: F401  (the one version, re-exported)
 
 _MODULES = {
     "clock": "solvers.clock",

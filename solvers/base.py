@@ -22,11 +22,11 @@ import time
 import numpy as np
 
 from rules import get_game
-from rules.errors import InvalidOptionError, InvalidSeedError, InvalidStateError
+from rules.errors import InvalidOptionError, InvalidStateError
 from rules.game import State
 from rules.layout import Layout
 from rules.moves import DRAG, Move
-from .result import SOLVED, SolveResult, VERDICT_CODE, replay_with_referee
+from .result import SOLVED, VERDICT_CODE, replay_with_referee
 from .search import Limits
 
 DEFAULT_MEMORY_MB = 4096

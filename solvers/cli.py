@@ -9,10 +9,10 @@ import sys
 from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, InvalidOptionError
 from rules.registry import get_referee
-from . import cli_play, cli_winrate, get_solver
+from . import cli_pictures, cli_play, cli_winrate, get_solver
 from .cli_common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
-                         one_line, parse_options, positive, read_text, start_state)
+                         one_line, parse_options, positive, read_solution, start_state)
 
 DESCRIPTION = ("Exact rules of five GNOME Aisleriot patience games (Clock, Freecell, Yukon, "
                "Ten Across, Zebra): deal, play, solve, verify, and estimate win rates.")
@@ -82,33 +82,12 @@ def cmd_solve(args):
     return {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE}.get(result.verdict, EXIT_UNKNOWN)
 
 
-def read_solution(path, game=None, seed=None):
-    """Moves from a solution file: the JSON ``solve --format json`` writes, or one move per line
-    (``#`` starts a comment).  A JSON file that names another game or seed is refused."""
-    text = read_text(path, "solution file")
-    if not text.lstrip().startswith("{"):
-        return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise InvalidOptionError(f"solution file {path!r} is not valid JSON") from None
-    moves = data.get("moves") if isinstance(data, dict) else None
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise InvalidOptionError(f"solution file {path!r}: 'moves' must be a list of move strings "
-                                 f"(the JSON 'aisle solve --format json' writes)")
-    if game is not None and data.get("game") not in (None, game):
-        raise InvalidOptionError(f"solution file {path!r} is for {data['game']!r}, not {game!r}")
-    if seed is not None and data.get("seed") is not None and str(data["seed"]) != str(seed):
-        raise InvalidOptionError(f"solution file {path!r} is for seed {data['seed']!r}, not {seed!r}")
-    return moves
-
-
 def cmd_verify(args):
     """Replay a solution with the game's independent referee and say which move, if any, fails."""
-    if args.solution is None:              # `verify GAME SOLUTION --layout/--file`: one positional
-        args.seed, args.solution = None, args.seed
-    if args.solution is None:
-        raise InvalidOptionError("verify needs a SOLUTION file")
+    if len(args.seed_and_solution) > 2:
+        raise InvalidOptionError(f"verify takes [SEED] SOLUTION, got {' '.join(args.seed_and_solution)!r}")
+    *seed, args.solution = args.seed_and_solution
+    args.seed = seed[0] if seed else None
     game, state = start_state(args)
     options = dict(game.resolve_options(parse_options(args.option)))
     referee = get_referee(game.name)(game.array_to_layout(state.array), options)
@@ -167,9 +146,14 @@ def build_parser():
     p = sub.add_parser("verify", help="replay a solution file with the independent referee",
                        formatter_class=Formatter)
     add_game_arg(p)
-    add_position_args(p, seed_help="the deal's seed (omit it with --layout or --file)")
-    p.add_argument("solution", nargs="?", default=None,
-                   help="solution file: one move per line, or the JSON of 'aisle solve --format json'")
+    # [SEED] SOLUTION as one list, so that --layout/--file may come before or after them
+    p.add_argument("seed_and_solution", nargs="+", metavar="[SEED] SOLUTION",
+                   help="the deal's seed (omit it with --layout or --file) and the solution file: one move "
+                        "per line, or the JSON of 'aisle solve --format json'")
+    p.add_argument("--layout", metavar="TEXT", default=None, help="start from this Aisleriot layout text")
+    p.add_argument("--file", metavar="FILE", default=None,
+                   help="start from a file: Aisleriot layout text (freecell: also Freecell Solver's board format)")
+    add_numbering_args(p)
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("conformance", help="replay a trace recorded from real Aisleriot",
@@ -182,6 +166,7 @@ def build_parser():
     p.set_defaults(func=cmd_conformance)
 
     cli_winrate.register(sub)
+    cli_pictures.register(sub)
     return parser
 
 

@@ -4,6 +4,7 @@ game options, and reading the start position (a seed, layout text, or a file).
 Bad input prints one line on stderr and exits 2, never a traceback.
 """
 import argparse
+import json
 import sys
 
 from rules import GAME_NAMES, get_game
@@ -105,3 +106,24 @@ def read_text(path, what):
     from rules.textfile import read_text as read
 
     return read(path, what)
+
+
+def read_solution(path, game=None, seed=None):
+    """Moves from a solution file: the JSON ``solve --format json`` writes, or one move per line
+    (``#`` starts a comment).  A JSON file that names another game or seed is refused."""
+    text = read_text(path, "solution file")
+    if not text.lstrip().startswith("{"):
+        return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise InvalidOptionError(f"solution file {path!r} is not valid JSON") from None
+    moves = data.get("moves") if isinstance(data, dict) else None
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise InvalidOptionError(f"solution file {path!r}: 'moves' must be a list of move strings "
+                                 f"(the JSON 'aisle solve --format json' writes)")
+    if game is not None and data.get("game") not in (None, game):
+        raise InvalidOptionError(f"solution file {path!r} is for {data['game']!r}, not {game!r}")
+    if seed is not None and data.get("seed") is not None and str(data["seed"]) != str(seed):
+        raise InvalidOptionError(f"solution file {path!r} is for seed {data['seed']!r}, not {seed!r}")
+    return moves

@@ -10,7 +10,7 @@ import sys
 from rules.errors import InvalidOptionError
 
 from .cli_common import (EXIT_OK, Formatter, add_game_arg, add_numbering_args, add_position_args,
-                         positive, start_state)
+                         positive, read_solution, start_state)
 
 
 def register(subparsers):
@@ -59,7 +59,6 @@ def cmd_replay(args):
     game, state = start_state(args)
     verdict = None
     if args.solution is not None:
-        from .cli import read_solution
 
         moves = read_solution(args.solution, game.name, args.seed)
         source = f"solution {args.solution}"

@@ -9,7 +9,6 @@ import time
 import numpy as np
 
 from rules import clock
-from rules.moves import Move
 from .base import Solver, empty_columns
 from .result import SOLVED, UNSOLVABLE, SolveResult, VERDICT_CODE
 

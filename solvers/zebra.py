@@ -16,7 +16,7 @@ from rules.moves import DRAG, encode
 from rules.registry import get_game
 from .base import Solver, check_limits
 from .result import SOLVED
-from .search import BestFirst, DFS, GamePlug, Limits
+from .search import BestFirst, DFS, GamePlug
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE

@@ -9,7 +9,10 @@ from solvers.cli import main
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:           # argparse usage errors
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -123,3 +126,48 @@ def test_verify_usage_errors(capsys, tmp_path):
     assert code == 2 and "'1 2 3'" in err
     code, _, err = run(capsys, "verify", "freecell", str(tmp_path / "x.txt"))
     assert code == 2 and "SEED" in err
+
+
+JSON_KEYS = {"game", "seed", "numbering", "rules", "method", "start", "verdict", "limit", "moves",
+             "length", "atomic_length", "nodes", "states", "seconds", "compile_seconds"}
+
+
+@pytest.mark.parametrize("game, seed", [("clock", "52"), ("freecell", "2"), ("yukon", "2"),
+                                        ("ten-across", "3"), ("zebra", "2")])
+def test_solve_json_has_one_shape_and_verifies(capsys, tmp_path, game, seed):
+    code, out, _ = run(capsys, "solve", game, seed, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "solved" and data["seed"] == int(seed)
+    assert set(data) == JSON_KEYS | ({"notation"} if game == "freecell" else set())
+    assert data["length"] == len(data["moves"]) > 0 and all(isinstance(m, str) for m in data["moves"])
+    path = tmp_path / "s.json"
+    path.write_text(out)
+    code, out, _ = run(capsys, "verify", game, seed, str(path))
+    assert code == 0 and out.startswith("valid")
+    other = "zebra" if game != "zebra" else "yukon"
+    code, _, err = run(capsys, "verify", other, seed, str(path))
+    assert code == 2 and repr(game) in err
+    code, _, err = run(capsys, "verify", game, str(int(seed) + 1), str(path))
+    assert code == 2 and "seed" in err
+
+
+@pytest.mark.parametrize("game", ["clock", "freecell", "yukon", "ten-across", "zebra"])
+def test_solve_and_verify_from_a_layout_or_a_file(capsys, tmp_path, game):
+    """Any position, every game: a game in progress given as Aisleriot layout text."""
+    from rules import get_game
+
+    state = get_game(game).deal(2)
+    for _ in range(3):
+        moves = state.legal_moves(distinct=True)
+        if moves and not state.is_over():
+            state.apply(moves[0])
+    code, out, err = run(capsys, "solve", game, "--layout", state.layout(), "--format", "json")
+    data = json.loads(out)
+    assert code in (0, 3) and data["start"] == state.layout() and data["seed"] is None
+    (tmp_path / "pos.txt").write_text(state.layout() + "\n")
+    (tmp_path / "sol.json").write_text(out)
+    code2, out2, _ = run(capsys, "solve", game, "--file", str(tmp_path / "pos.txt"), "--format", "json")
+    assert code2 == code and json.loads(out2)["moves"] == data["moves"]
+    if code == 0:
+        code, out, _ = run(capsys, "verify", game, "--file", str(tmp_path / "pos.txt"), str(tmp_path / "sol.json"))
+        assert code == 0 and out.startswith("valid")

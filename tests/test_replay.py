@@ -12,9 +12,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from rules import get_game
-from rules.errors import AisleError, IllegalMoveError
-from solvers.cli_common import Parser, one_line
-from solvers.cli_pictures import register
+from rules.errors import IllegalMoveError
+from solvers.cli import main
 from solvers.replay import play_moves, replay_html
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -95,15 +94,9 @@ def test_illegal_move_is_named():
 
 # ---- the commands ---------------------------------------------------------------------------------
 def aisle(argv, capsys):
-    """Run ``show``/``replay`` as ``aisle`` does: exit code, stdout, stderr."""
-    parser = Parser(prog="aisle")
-    register(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
+    """Run ``aisle`` in this process: exit code, stdout, stderr."""
     try:
-        args = parser.parse_args(argv)
-        code = args.func(args)
-    except AisleError as exc:
-        print(one_line(f"aisle: error: {exc}"), file=sys.stderr)
-        code = 2
+        code = main(argv)
     except SystemExit as exc:
         code = exc.code
     out, err = capsys.readouterr()
