@@ -1,5 +1,4 @@
 """Garbage on the command line or in files: exit 2 and one short line on stderr, never a traceback."""
-import os
 import subprocess
 import sys
 
@@ -15,6 +14,11 @@ FLAGS = ["--numbering", "--option", "--layout", "--file", "--method", "--rules",
          "--timeout", "--max-memory-mb", "--format", "--seeds", "--jobs", "--db", "--moves"]
 garbage = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
                   max_size=40)
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp_dir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)          # nothing a command might write lands in the checkout
 
 
 def _run(argv, capsys):
@@ -36,8 +40,7 @@ def _assert_bad_input(code, out, err, argv):
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(["deal", "solve", "verify", "play"]), game=st.sampled_from(GAMES),
        flag=st.sampled_from(FLAGS), value=garbage, seed=garbage.filter(lambda t: not t.strip().isdigit()))
-def test_garbage_arguments_exit_2_with_one_short_line(command, game, flag, value, seed, capsys, tmp_path):
-    os.chdir(tmp_path)                   # nothing a command might write lands in the checkout
+def test_garbage_arguments_exit_2_with_one_short_line(command, game, flag, value, seed, capsys):
     argv = [command, game, seed, flag, value]
     code, out, err = _run(argv, capsys)
     _assert_bad_input(code, out, err, argv)
