@@ -53,8 +53,8 @@ import numpy as np
 import numba
 
 from .cards import KING, aisleriot_card_str, card_str
-from .deals import MAX_AISLERIOT_SEED, _mt_seed, _shuffle_into, aisleriot_shuffle
-from .errors import InvalidDealError, InvalidSeedError
+from .deals import _mt_seed, _shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
+from .errors import InvalidDealError, listing
 from .game import STATE_DTYPE, Game, Kernels, Outcome
 from .layout import Layout
 from ._jit import jit
@@ -386,11 +386,7 @@ _play_many_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_play_ch
 
 
 def _check_seeds(seeds):
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64).ravel()
-    if seeds.size and (seeds.min() < 0 or seeds.max() > MAX_AISLERIOT_SEED):
-        bad = seeds[(seeds < 0) | (seeds > MAX_AISLERIOT_SEED)][0]
-        raise InvalidSeedError(f"Aisleriot seed {int(bad)} is outside 0..{MAX_AISLERIOT_SEED}")
-    return seeds
+    return np.ascontiguousarray(check_aisleriot_seeds(seeds))
 
 
 def play_many(seeds, parallel=False):
@@ -525,9 +521,9 @@ def _check_deck(cards):
     if dup or missing:
         parts = []
         if missing:
-            parts.append("missing " + " ".join(aisleriot_card_str(c) for c in missing))
+            parts.append("missing " + listing(aisleriot_card_str(c) for c in missing))
         if dup:
-            parts.append("duplicate " + " ".join(aisleriot_card_str(c) for c in dup))
+            parts.append("duplicate " + listing(aisleriot_card_str(c) for c in dup))
         raise InvalidDealError("Clock layout must hold each of the 52 cards once: " + "; ".join(parts))
 
 

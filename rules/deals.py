@@ -11,36 +11,56 @@ at once (:func:`shuffle_many`).  Tests check that both agree with the spec's vec
 Microsoft numbering (Freecell only): deals 1 .. 2**33 - 1 as Freecell Solver and PySol number
 them -- the Visual C ``rand()`` LCG up to 2**31 - 1, with the FreeCell Pro extension above it.
 """
+import re
+
 import numpy as np
 
 from ._jit import jit
-from .errors import InvalidSeedError
+from .errors import InvalidSeedError, shorten
 
 MAX_AISLERIOT_SEED = 2**32 - 1
 MAX_MICROSOFT_DEAL = 2**33 - 1
 _MASK32 = 0xFFFFFFFF
 
 
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(value, what):
+    """``value`` as an int if it is a whole number, else InvalidSeedError quoting it.
+
+    Accepted: ints (numpy's too), floats with no fractional part, and strings of ASCII digits
+    (the CLI passes seeds as text).  Refused: bools, ``1.9``, ``inf``, ``'4_2'``, ``'1e3'``.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidSeedError(f"{what} {value!r} is a bool, not an integer")
+    if isinstance(value, str):
+        text = value.strip()
+        if not _WHOLE_NUMBER.fullmatch(text):
+            raise InvalidSeedError(f"{what} {shorten(value)} is not a whole number")
+        if len(text.lstrip("+-").lstrip("0")) > 30:     # far beyond any range; int() would be slow
+            raise InvalidSeedError(f"{what} {shorten(value)} is out of range")
+        return int(text)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+        return int(value)
+    raise InvalidSeedError(f"{what} {shorten(value)} is not an integer")
+
+
 def check_aisleriot_seed(seed):
     """Return ``seed`` as an int if it is a 32-bit unsigned seed, else raise InvalidSeedError."""
-    try:
-        value = int(seed)
-    except (TypeError, ValueError):
-        raise InvalidSeedError(f"seed {seed!r} is not an integer") from None
-    if value != seed and not isinstance(seed, str):
-        raise InvalidSeedError(f"seed {seed!r} is not an integer")
+    value = whole_number(seed, "seed")
     if not 0 <= value <= MAX_AISLERIOT_SEED:
-        raise InvalidSeedError(f"Aisleriot seed {seed!r} is outside 0..{MAX_AISLERIOT_SEED}")
+        raise InvalidSeedError(f"Aisleriot seed {shorten(seed)} is outside 0..{MAX_AISLERIOT_SEED}")
     return value
 
 
 def check_microsoft_deal(number):
-    try:
-        value = int(number)
-    except (TypeError, ValueError):
-        raise InvalidSeedError(f"deal number {number!r} is not an integer") from None
+    """Return ``number`` as an int if it is a Microsoft deal number, else raise InvalidSeedError."""
+    value = whole_number(number, "deal number")
     if not 1 <= value <= MAX_MICROSOFT_DEAL:
-        raise InvalidSeedError(f"Microsoft deal number {number!r} is outside 1..{MAX_MICROSOFT_DEAL}")
+        raise InvalidSeedError(f"Microsoft deal number {shorten(number)} is outside 1..{MAX_MICROSOFT_DEAL}")
     return value
 
 
@@ -190,12 +210,33 @@ def _shuffle_many_kernel(seeds, n, out):
         _shuffle_into(mt, pos, out[k], n)
 
 
+def check_aisleriot_seeds(seeds):
+    """Aisleriot seeds as a flat ``np.int64`` array; InvalidSeedError for a bad one.
+
+    Batch twin of :func:`check_aisleriot_seed`: integer arrays (or floats with no fractional
+    part) within 0 .. 2**32 - 1; bools, fractions and other dtypes are refused, never truncated.
+    """
+    try:
+        raw = np.asarray(seeds)
+    except (TypeError, ValueError):
+        raise InvalidSeedError(f"seeds {shorten(seeds)} are not an array of integers") from None
+    if raw.dtype.kind == "f":
+        if raw.size and not np.all(np.isfinite(raw) & (raw == np.floor(raw))):
+            bad = raw[~(np.isfinite(raw) & (raw == np.floor(raw)))].flat[0]
+            raise InvalidSeedError(f"seed {shorten(bad.item())} is not an integer")
+    elif raw.dtype.kind not in "iu" and raw.size:
+        raise InvalidSeedError(f"seeds must be integers, got {raw.dtype} values such as "
+                               f"{shorten(raw.flat[0].item() if raw.dtype.kind != 'O' else raw.flat[0])}")
+    raw = raw.ravel()
+    if raw.size and (raw.min() < 0 or raw.max() > MAX_AISLERIOT_SEED):
+        bad = raw[(raw < 0) | (raw > MAX_AISLERIOT_SEED)][0]
+        raise InvalidSeedError(f"Aisleriot seed {shorten(bad.item())} is outside 0..{MAX_AISLERIOT_SEED}")
+    return raw.astype(np.int64)
+
+
 def shuffle_many(seeds, n=52):
     """``D`` for each Aisleriot seed: an ``(len(seeds), n)`` int8 array, first card dealt first."""
-    seeds = np.asarray(seeds, dtype=np.int64)
-    if seeds.size and (seeds.min() < 0 or seeds.max() > MAX_AISLERIOT_SEED):
-        bad = seeds[(seeds < 0) | (seeds > MAX_AISLERIOT_SEED)][0]
-        raise InvalidSeedError(f"Aisleriot seed {int(bad)} is outside 0..{MAX_AISLERIOT_SEED}")
+    seeds = check_aisleriot_seeds(seeds)
     out = np.empty((seeds.shape[0], n), dtype=np.int8)
     _shuffle_many_kernel(seeds, n, out)
     return out

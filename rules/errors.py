@@ -35,3 +35,37 @@ class InvalidOptionError(AisleError, ValueError):
 
 class InvalidStateError(AisleError, ValueError):
     """A position that is not a valid state of the game it was given to (wrong game, shape or cards)."""
+
+
+class InvalidTraceError(AisleError, ValueError):
+    """A conformance trace that cannot be read or has a malformed line (file and line quoted)."""
+
+
+class UnreadableFileError(InvalidDealError):
+    """A user text file (board, layout, solution) that is missing, too large or not UTF-8."""
+
+
+def shorten(value, limit=60):
+    """``repr(value)``, cut to at most ``limit`` characters with a trailing ``...``.
+
+    Parsers quote user input in their messages; a 5 MB garbage board must still give a short
+    error line, so every quoted value goes through here.
+    """
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:limit])          # never build the repr of a huge string
+        return text[:max(limit - 3, 1)] + "..." if len(value) > limit else clip(text, limit)
+    return clip(repr(value), limit)
+
+
+def clip(text, limit=200):
+    """Plain ``text`` cut to at most ``limit`` characters with a trailing ``...``."""
+    text = str(text)
+    return text if len(text) <= limit else text[:max(limit - 3, 1)] + "..."
+
+
+def listing(items, limit=8, sep=" "):
+    """``items`` joined by ``sep``, at most ``limit`` of them, then how many there are in all."""
+    items = list(items)
+    if len(items) <= limit:
+        return sep.join(items)
+    return sep.join(items[:limit]) + f" ... ({len(items)} in all)"

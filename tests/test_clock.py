@@ -323,3 +323,9 @@ def test_score_distribution(stat_scores):
     # the test has power: the same counts shifted by one score are rejected by a mile
     shifted = np.roll(counts, 1)
     assert chi_square(shifted, N_STAT)[0] > 10 * critical_value(df)
+
+
+@pytest.mark.parametrize("seeds", [[1.9], [True], ["7"], [-1], [2**32]])
+def test_play_many_refuses_seeds_it_would_truncate(seeds):
+    with pytest.raises(InvalidSeedError):
+        clock.play_many(seeds)

@@ -100,3 +100,45 @@ def test_bad_microsoft_number(number):
     with pytest.raises(InvalidSeedError) as err:
         microsoft_deal(number)
     assert repr(number) in str(err.value)
+
+
+# ---- seeds and deal numbers must be whole numbers ---------------------------------------------
+@pytest.mark.parametrize("name", ["clock", "freecell", "yukon", "ten-across", "zebra"])
+@pytest.mark.parametrize("seed", [1.9, 1.5, True, False, "1.5", "4_2", "1e3", " ", "", "x", float("inf"),
+                                  float("nan"), None, [1], "٣", "9" * 5000])
+def test_every_game_refuses_seeds_that_are_not_whole_numbers(name, seed):
+    from rules import get_game
+
+    with pytest.raises(InvalidSeedError) as err:
+        get_game(name).deal(seed)
+    message = str(err.value)
+    assert len(message) < 300
+    if not isinstance(seed, str) or len(seed) < 50:
+        assert repr(seed) in message
+
+
+@pytest.mark.parametrize("seed, value", [("42", 42), (" 42 ", 42), (42.0, 42), (np.int64(42), 42), (np.uint32(42), 42)])
+def test_whole_numbers_in_any_form_are_accepted(seed, value):
+    from rules import get_game
+
+    for name in ("clock", "freecell"):
+        game = get_game(name)
+        assert game.deal(seed) == game.deal(value)
+
+
+def test_microsoft_numbering_refuses_fractions_and_bools():
+    with pytest.raises(InvalidSeedError, match="1.9"):
+        microsoft_deal(1.9)
+    with pytest.raises(InvalidSeedError, match="True"):
+        microsoft_deal(True)
+    assert microsoft_deal("617") == microsoft_deal(617)
+
+
+@pytest.mark.parametrize("seeds", [[1.5], [True, False], ["1"], [float("nan")], [-1], [2**32], [[1, 2], [3]]])
+def test_batch_seeds_are_checked_not_truncated(seeds):
+    with pytest.raises(InvalidSeedError):
+        shuffle_many(seeds)
+
+
+def test_batch_seeds_accept_integral_floats():
+    assert shuffle_many([3.0, 4.0]).tolist() == shuffle_many([3, 4]).tolist()
