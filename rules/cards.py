@@ -8,7 +8,7 @@ copies apart, adds 52.  ``EMPTY`` (-1) marks "no card".
 Cards print as rank+suit in upper case (``TH``); parsing also accepts ``10h`` and lower case.
 Aisleriot's layout text writes the suit in lower case (``Th``).
 """
-from .errors import InvalidCardError
+from .errors import InvalidCardError, shorten
 from ._jit import jit
 
 EMPTY = -1
@@ -50,13 +50,13 @@ def parse_card(token):
     True
     """
     if not isinstance(token, str):
-        raise InvalidCardError(f"card must be a string like 'TH', got {token!r}")
+        raise InvalidCardError(f"card must be a string like 'TH', got {shorten(token)}")
     t = token.strip().upper()
     if len(t) == 3 and t.startswith("10"):
         t = "T" + t[2]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
         raise InvalidCardError(
-            f"unknown card {token!r}: expected rank (A 2-9 T/10 J Q K) and suit (C D H S), e.g. 'TH'"
+            f"unknown card {shorten(token)}: expected rank (A 2-9 T/10 J Q K) and suit (C D H S), e.g. 'TH'"
         )
     return 13 * SUITS.index(t[1]) + RANKS.index(t[0])
 
@@ -66,7 +66,7 @@ def card_str(card):
     if card == EMPTY:
         return "--"
     if not 0 <= card < 104:
-        raise InvalidCardError(f"card code {card!r} is outside 0..103")
+        raise InvalidCardError(f"card code {shorten(card)} is outside 0..103")
     return RANKS[card % 13] + SUITS[(card % 52) // 13]
 
 

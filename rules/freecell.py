@@ -73,7 +73,8 @@ from ._jit import jit
 from .cards import EMPTY, RANKS, SUITS, card_str, parse_card
 from .cards import colour as _red, rank as _rank, suit as _suit
 from .deals import aisleriot_shuffle, microsoft_deal
-from .errors import IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError
+from .errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
+                     listing, shorten)
 from .game import STATE_DTYPE, Game, Kernels, State
 from .layout import Layout
 from .moves import DBL, DRAG, Move, encode
@@ -253,6 +254,9 @@ def _send_home(state, h, card):
     state[HOME + h] = card
     state[HIGH + _suit(card)] = _rank(card)
     _add_score(state)
+
+
+send_home = _send_home      # public name: solvers.freecell plays drags to a homecell with it
 
 
 @jit
@@ -529,9 +533,9 @@ def _check_cards(seen):
     missing = [card_str(c) for c in range(52) if c not in where]
     problems = []
     if dups:
-        problems.append("duplicate " + ", ".join(dups))
+        problems.append("duplicate " + listing(dups, sep=", "))
     if missing:
-        problems.append("missing " + " ".join(missing))
+        problems.append("missing " + listing(missing))
     if problems:
         raise InvalidDealError("freecell position must hold each of the 52 cards once: " + "; ".join(problems))
 
@@ -557,6 +561,8 @@ class FreecellGame(Game):
 
     def from_text(self, text, **options):
         """Aisleriot layout text (it has ``|`` between slots), or Freecell Solver's board format."""
+        if not isinstance(text, str):
+            raise InvalidDealError(f"freecell position must be text, got {type(text).__name__}")
         if "|" in text:
             return self.from_layout(text.strip(), **options)
         self.resolve_options(options)
@@ -592,7 +598,7 @@ class FreecellGame(Game):
                 if cards != [13 * s + r for r in range(len(cards))]:
                     text = " ".join(card_str(c) for c in cards)
                     raise InvalidDealError(
-                        f"homecell slot {i} holds {text!r}; a homecell holds A, 2, 3 ... of one suit"
+                        f"homecell slot {i} holds {shorten(text)}; a homecell holds A, 2, 3 ... of one suit"
                     )
             homes.append(cards[-1] if cards else EMPTY)
         columns = []
@@ -600,7 +606,7 @@ class FreecellGame(Game):
             col = [c for c, _ in slots[i]]
             if _column_bound(col) > COL_WIDTH:
                 raise InvalidDealError(
-                    f"column slot {i} ({' '.join(card_str(c) for c in col)}) could grow to "
+                    f"column slot {i} ({listing(card_str(c) for c in col)}) could grow to "
                     f"{_column_bound(col)} cards; the engine holds at most {COL_WIDTH} a column"
                 )
             columns.append(col)
@@ -624,6 +630,18 @@ class FreecellGame(Game):
             base = COLS + col * COL_WIDTH
             slots.append(tuple((int(c), True) for c in a[base:base + h]))
         return Layout(tuple(slots), int(score(a)), 0)
+
+    def keep_hidden(self, array, rebuilt):
+        """``high[]`` is not in the layout: each entry must lie between its suit's homecell top
+        rank and 13 (it only lags behind after the homecell double-click QUIRK)."""
+        for s in range(4):
+            high, top = int(array[HIGH + s]), int(rebuilt[HIGH + s])
+            if not top <= high <= 13:
+                raise InvalidStateError(
+                    f"freecell high[{SUITS[s]}] (entry {HIGH + s}) is {high}; with {SUITS[s]} up to rank "
+                    f"{top} on the homecells it must be {top}..13")
+        rebuilt[HIGH:HIGH + 4] = array[HIGH:HIGH + 4]
+        return rebuilt
 
     def describe(self, array):
         a = np.asarray(array)
@@ -655,18 +673,18 @@ class FreecellGame(Game):
         m = self._STANDARD.match(raw.lower())
         if not m:
             raise IllegalMoveError(
-                f"cannot parse freecell move {text!r}: expected Aisleriot 'drag S N D' / 'dbl S' or "
+                f"cannot parse freecell move {shorten(text)}: expected Aisleriot 'drag S N D' / 'dbl S' or "
                 f"standard notation such as '3a', 'a5', '2h', 'ah', '58', '58v3'"
             )
         s_txt, d_txt, count = m.groups()
         src = FIRST_COL + int(s_txt) - 1 if s_txt.isdigit() else ord(s_txt) - ord("a")
         if count is not None and not (s_txt.isdigit() and d_txt.isdigit()):
-            raise IllegalMoveError(f"move {text!r}: a 'v' card count is only for column-to-column moves")
+            raise IllegalMoveError(f"move {shorten(text)}: a 'v' card count is only for column-to-column moves")
         if d_txt == "h":
             homes = [mv.dst for mv in self._faithful(array)
                      if mv.kind == DRAG and mv.src == src and FIRST_HOME <= mv.dst < FIRST_COL]
             if not homes:
-                raise IllegalMoveError(f"move {text!r}: no card of that slot can go to a homecell here")
+                raise IllegalMoveError(f"move {shorten(text)}: no card of that slot can go to a homecell here")
             return Move(DRAG, src, 1, min(homes))
         if not d_txt.isdigit():
             return Move(DRAG, src, 1, ord(d_txt) - ord("a"))
@@ -674,20 +692,20 @@ class FreecellGame(Game):
         if count is not None:
             n = int(count, 16)
             if not 1 <= n < 256:
-                raise IllegalMoveError(f"move {text!r}: card count {n} is out of range")
+                raise IllegalMoveError(f"move {shorten(text)}: card count {n} is out of range")
             return Move(DRAG, src, n, dst)
         if src < FIRST_HOME:
             return Move(DRAG, src, 1, dst)
         n = self._max_n(array, src, dst)
         if n is None:
-            raise IllegalMoveError(f"move {text!r}: no cards of column {s_txt} can go to column {d_txt} here")
+            raise IllegalMoveError(f"move {shorten(text)}: no cards of column {s_txt} can go to column {d_txt} here")
         return Move(DRAG, src, n, dst)
 
     def format_move(self, move, array, notation="aisleriot"):
         if notation == "aisleriot":
             return str(move)
         if notation != "standard":
-            raise InvalidOptionError(f"freecell has no move notation {notation!r}; use 'aisleriot' or 'standard'")
+            raise InvalidOptionError(f"freecell has no move notation {shorten(notation)}; use 'aisleriot' or 'standard'")
         if move.kind == DBL and not FIRST_HOME <= move.src < FIRST_COL:
             f = _first_empty_free(np.asarray(array, dtype=STATE_DTYPE))
             if f < 0:
@@ -718,7 +736,7 @@ GAME = FreecellGame()
 # ---------------------------------------------------------------------------------------------
 # fc-solve board text
 # ---------------------------------------------------------------------------------------------
-_FOUNDATION = re.compile(r"^([HCDS])-(0|10|[A1-9TJQK])$", re.IGNORECASE)
+_FOUNDATION = re.compile(r"^([HCDS])-(0|10|[A1-9TJQK])$", re.IGNORECASE | re.ASCII)
 
 
 def _fcs_card(token):
@@ -728,7 +746,7 @@ def _fcs_card(token):
     try:
         return parse_card(t)
     except InvalidCardError:
-        raise InvalidDealError(f"unknown card {token!r} in the fc-solve board") from None
+        raise InvalidDealError(f"unknown card {shorten(token)} in the fc-solve board") from None
 
 
 def parse_fcs_board(text) -> State:
@@ -741,6 +759,7 @@ def parse_fcs_board(text) -> State:
     if not isinstance(text, str):
         raise InvalidDealError(f"fc-solve board must be text, got {type(text).__name__}")
     columns, free, found = [], None, None
+    text = text.removeprefix("\ufeff")
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -753,7 +772,7 @@ def parse_fcs_board(text) -> State:
             for tok in line[len("foundations:"):].split():
                 m = _FOUNDATION.match(tok)
                 if not m:
-                    raise InvalidDealError(f"line {lineno}: bad foundation {tok!r} (expected e.g. 'H-0', 'C-A', 'D-10')")
+                    raise InvalidDealError(f"line {lineno}: bad foundation {shorten(tok)} (expected e.g. 'H-0', 'C-A', 'D-10')")
                 s = SUITS.index(m.group(1).upper())
                 if s in found:
                     raise InvalidDealError(f"line {lineno}: suit {m.group(1).upper()} given twice in 'Foundations:'")
@@ -769,9 +788,12 @@ def parse_fcs_board(text) -> State:
         else:
             if line.startswith(":"):
                 line = line[1:]
-            columns.append([_fcs_card(t) for t in line.split()])
-    if len(columns) > N_COLS:
-        raise InvalidDealError(f"fc-solve board has {len(columns)} columns; Freecell has 8")
+            if len(columns) == N_COLS:
+                raise InvalidDealError(f"line {lineno}: a ninth column in the fc-solve board; Freecell has 8")
+            tokens = line.split()
+            if len(tokens) > 52:
+                raise InvalidDealError(f"line {lineno}: a column of {len(tokens)} cards; a deck has 52")
+            columns.append([_fcs_card(t) for t in tokens])
     columns += [[] for _ in range(N_COLS - len(columns))]
     free = (free or []) + [EMPTY] * (N_FREE - len(free or []))
     found = found or {}
@@ -781,7 +803,7 @@ def parse_fcs_board(text) -> State:
     for col in columns:
         slots.append(tuple((c, True) for c in col))
     layout = Layout(tuple(slots), sum(found.values()), 0)
-    return State(GAME, GAME.layout_to_array(layout, {}))
+    return State._trusted(GAME, GAME.layout_to_array(layout, {}))
 
 
 def format_fcs_board(state) -> str:

@@ -22,14 +22,16 @@ Kernel contract (all take the state as a 1-D ``np.int16`` array and never raise)
 Undo is a snapshot restore: a state is a few hundred bytes, so copying it back is cheaper and
 safer than recording inverse operations (Freecell's autoplay can move many cards per action).
 """
+from collections.abc import Mapping
 from enum import IntEnum
 from typing import Callable, NamedTuple
 
 import numpy as np
 
 from .deals import check_aisleriot_seed
-from .errors import IllegalMoveError, InvalidOptionError, InvalidSeedError
-from .layout import Layout, parse_layout
+from .errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
+                     InvalidStateError, clip, shorten)
+from .layout import Layout, check_layout, parse_layout
 from .moves import Move
 
 STATE_DTYPE = np.int16
@@ -79,6 +81,18 @@ class Game:
     def array_to_layout(self, array) -> Layout:
         raise NotImplementedError
 
+    def array_options(self, array):
+        """The options a state array was built with; games whose array records one override this."""
+        return self.resolve_options()
+
+    def keep_hidden(self, array, rebuilt):
+        """Check and copy into ``rebuilt`` what ``array`` holds beyond its layout text.
+
+        :meth:`check_array` rebuilds an array from its layout, which carries no hidden state;
+        a game whose array has some (Freecell's ``high[]``) validates it here.
+        """
+        return rebuilt
+
     def describe(self, array) -> str:
         """Readable multi-line text of a position; the default lists slots by name."""
         layout = self.array_to_layout(array)
@@ -93,19 +107,21 @@ class Game:
 
     def format_move(self, move: Move, array, notation="aisleriot") -> str:
         if notation != "aisleriot":
-            raise InvalidOptionError(f"{self.name} has no move notation {notation!r}; use 'aisleriot'")
+            raise InvalidOptionError(f"{self.name} has no move notation {shorten(notation)}; use 'aisleriot'")
         return str(move)
 
     # ---- public API ------------------------------------------------------------------------
     def resolve_options(self, options=None, **kwargs):
         """Options as a dict with defaults filled in; accepts 'on'/'off' style strings."""
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptionError(f"{self.name} options must be a mapping, got {shorten(options)}")
         given = dict(options or {})
         given.update(kwargs)
         resolved = dict(self.options)
         for key, value in given.items():
-            if key not in self.options:
+            if not isinstance(key, str) or key not in self.options:
                 known = ", ".join(self.options) or "none"
-                raise InvalidOptionError(f"{self.name} has no option {key!r} (options: {known})")
+                raise InvalidOptionError(f"{self.name} has no option {shorten(key)} (options: {known})")
             if isinstance(value, str):
                 v = value.strip().lower()
                 if v in _TRUE:
@@ -113,41 +129,76 @@ class Game:
                 elif v in _FALSE:
                     value = False
                 else:
-                    raise InvalidOptionError(f"option {key}={value!r}: expected on or off")
+                    raise InvalidOptionError(f"option {key}={shorten(value)}: expected on or off")
+            elif not isinstance(value, (bool, np.bool_, int, np.integer)) or value not in (0, 1):
+                raise InvalidOptionError(f"option {key}={shorten(value)}: expected on or off")
             resolved[key] = bool(value)
         return resolved
 
     def deal(self, seed, numbering=None, **options) -> "State":
         """The position after the deal for ``seed`` (Aisleriot seed, or Microsoft deal number)."""
         numbering = numbering or self.default_numbering
-        if numbering not in self.numberings:
+        if not isinstance(numbering, str) or numbering not in self.numberings:
             raise InvalidSeedError(
-                f"{self.name} has no numbering {numbering!r} (choose from {', '.join(self.numberings)})"
+                f"{self.name} has no numbering {shorten(numbering)} (choose from {', '.join(self.numberings)})"
             )
         opts = self.resolve_options(options)
         if numbering == "aisleriot":
             seed = check_aisleriot_seed(seed)
-        return State(self, self.deal_array(seed, numbering, opts))
+        return State._trusted(self, self.deal_array(seed, numbering, opts))
 
     def from_layout(self, text, **options) -> "State":
         """A position from Aisleriot layout text (or a parsed :class:`Layout`)."""
-        layout = text if isinstance(text, Layout) else parse_layout(text)
-        return State(self, self.layout_to_array(layout, self.resolve_options(options)))
+        layout = check_layout(text) if isinstance(text, Layout) else parse_layout(text)
+        return State._trusted(self, self.layout_to_array(layout, self.resolve_options(options)))
 
     def from_text(self, text, **options) -> "State":
         """A position from the text a user gives (``aisle solve --layout/--file``): Aisleriot
         layout text here; a game with its own board format accepts that too."""
+        if not isinstance(text, str):
+            raise InvalidDealError(f"{self.name} position must be text, got {type(text).__name__}")
         return self.from_layout(text.strip(), **options)
 
     def as_state(self, position) -> "State":
         """A fresh State from a State (copied), an Aisleriot seed, layout text / Layout, or an array."""
         if isinstance(position, State):
+            if position.game is not self:
+                raise InvalidStateError(f"a {position.game.name} position is not a {self.name} position")
             return position.copy()
         if isinstance(position, (int, np.integer)):
-            return self.deal(int(position), "aisleriot")
+            return self.deal(position, "aisleriot")
         if isinstance(position, (str, Layout)):
             return self.from_layout(position)
-        return State(self, np.array(position, dtype=STATE_DTYPE))
+        return State(self, position)
+
+    def check_array(self, array):
+        """``array`` as a fresh 1-D ``int16`` state array of this game, or InvalidStateError.
+
+        The array must convert to ``int16`` without loss, have ``state_size`` entries and be
+        exactly the array its own layout gives back (plus hidden state the game checks in
+        :meth:`keep_hidden`): every card where the game allows it, counts and lengths in range,
+        unused entries as the engine keeps them.  So kernels only ever see well-formed positions.
+        """
+        a = _as_int16(array, self)
+        try:
+            layout = self.array_to_layout(a)
+        except (IndexError, ValueError, OverflowError) as exc:   # garbage lengths or card codes
+            raise InvalidStateError(f"{self.name} state array describes no position: {clip(exc)}") from None
+        problem = _layout_problem(layout, self.n_slots)
+        if problem:
+            raise InvalidStateError(f"{self.name} state array: {problem}")
+        try:
+            rebuilt = self.keep_hidden(a, self.layout_to_array(layout, self.array_options(a)))
+        except InvalidStateError:
+            raise
+        except (IndexError, ValueError, OverflowError) as exc:
+            raise InvalidStateError(f"not a well-formed {self.name} position: {clip(exc)}") from None
+        if not np.array_equal(rebuilt, a):
+            i = int(np.flatnonzero(rebuilt != a)[0])
+            raise InvalidStateError(
+                f"{self.name} state array entry {i} is {int(a[i])}; the position it describes "
+                f"({shorten(str(layout))}) has {int(rebuilt[i])} there")
+        return a
 
     def new_move_buffer(self):
         return np.empty(self.max_moves, dtype=np.int32)
@@ -166,20 +217,73 @@ def _pretty(card):
     return card_str(card)
 
 
+def _as_int16(array, game):
+    """``array`` as a fresh contiguous 1-D int16 array of ``game.state_size`` entries, or raise."""
+    try:
+        raw = np.asarray(array)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidStateError(f"{game.name} state array {shorten(array)} is not an array: {clip(exc)}") from None
+    kind = raw.dtype.kind
+    if kind not in "iuf":
+        raise InvalidStateError(f"{game.name} state array must hold integers, got dtype {raw.dtype}")
+    if raw.shape != (game.state_size,):
+        raise InvalidStateError(
+            f"{game.name} state array must have shape ({game.state_size},), got {shorten(raw.shape)}")
+    if kind == "f":
+        bad = ~(np.isfinite(raw) & (raw == np.round(raw)))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidStateError(f"{game.name} state array entry {i} is {shorten(raw[i].item())}, not an integer")
+    info = np.iinfo(STATE_DTYPE)
+    if raw.size and (raw.min() < info.min or raw.max() > info.max):
+        i = int(np.flatnonzero((raw < info.min) | (raw > info.max))[0])
+        raise InvalidStateError(f"{game.name} state array entry {i} is {raw[i].item()}, outside int16")
+    return np.array(raw, dtype=STATE_DTYPE)     # a copy: the caller's array cannot change it later
+
+
+def _layout_problem(layout, n_slots):
+    """What is wrong with a layout read from an unchecked array, or ``""``."""
+    if len(layout.slots) != n_slots:
+        return f"{len(layout.slots)} slots instead of {n_slots}"
+    for i, slot in enumerate(layout.slots):
+        for card, _ in slot:
+            if not 0 <= card < 52:
+                return f"card code {card} in slot {i} is outside 0..51"
+    return ""
+
+
 class State:
     """A position of one game, with legal moves, apply/undo and verdicts.
 
-    ``state.array`` is the compact integer vector the kernels work on.  ``apply`` checks the
-    move against Aisleriot's accepted actions and raises :class:`IllegalMoveError` otherwise.
+    ``state.array`` is the compact integer vector the kernels work on.  ``State(game, array)``
+    checks an array given from outside (:meth:`Game.check_array`, InvalidStateError if it is
+    not a well-formed position) and keeps its own copy.  ``apply`` checks the move against
+    Aisleriot's accepted actions and raises :class:`IllegalMoveError` otherwise.
     """
 
     __slots__ = ("game", "array", "_history", "_buf")
 
     def __init__(self, game: Game, array):
+        if not isinstance(game, Game):
+            raise InvalidStateError(f"State needs a Game such as get_game('freecell'), got {shorten(game)}")
+        self.game = game
+        self.array = game.check_array(array)
+        self._history = []
+        self._buf = None
+
+    @classmethod
+    def _trusted(cls, game, array):
+        """A State over an array the engine built itself (deals, layouts, kernel results), unchecked.
+
+        For code inside the library only: an array that is not a well-formed position can make
+        the kernels read outside it.  ``array`` is used as is when already contiguous int16.
+        """
+        self = cls.__new__(cls)
         self.game = game
         self.array = np.ascontiguousarray(array, dtype=STATE_DTYPE)
         self._history = []
         self._buf = None
+        return self
 
     # ---- moves -----------------------------------------------------------------------------
     def _codes(self, faithful):
@@ -196,10 +300,13 @@ class State:
         return bool(self._codes(True))
 
     def parse_move(self, move):
+        """A :class:`Move` from a Move, its code or its text; IllegalMoveError if it is none."""
         if isinstance(move, Move):
-            return move
+            return move.checked()
         if isinstance(move, (int, np.integer)):
             return Move.from_code(move)
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"a move is a Move, its int code or its text, not {shorten(move)}")
         return self.game.parse_move(move, self.array)
 
     def format_move(self, move, notation="aisleriot"):
@@ -209,7 +316,8 @@ class State:
         """Play ``move`` (a :class:`Move`, its text, or its code); returns the Move played."""
         m = self.parse_move(move)
         if m.code not in self._codes(True):
-            raise IllegalMoveError(f"illegal move {str(m)!r} in {self.game.name} position {self.layout()!r}")
+            raise IllegalMoveError(
+                f"illegal move {str(m)!r} in {self.game.name} position {shorten(self.layout(), 120)}")
         self._history.append((m, self.array.copy()))
         self.game.kernels.apply(self.array, np.int32(m.code))
         return m
@@ -227,7 +335,7 @@ class State:
         return [m for m, _ in self._history]
 
     def copy(self):
-        other = State(self.game, self.array.copy())
+        other = State._trusted(self.game, self.array.copy())
         other._history = list(self._history)
         return other
 

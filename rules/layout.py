@@ -7,8 +7,14 @@ and checks what only the game knows (slot count, which cards, where face-down ca
 """
 from typing import NamedTuple
 
+import numpy as np
+
 from .cards import aisleriot_card_str, parse_card
-from .errors import InvalidCardError, InvalidDealError
+from .errors import InvalidCardError, InvalidDealError, shorten
+
+MAX_SLOTS = 64          # more than any game has; longer texts are refused before any work
+MAX_CARDS = 104         # two decks (Zebra)
+MAX_NUMBER_DIGITS = 18  # score and redeal counter
 
 
 class Layout(NamedTuple):
@@ -27,35 +33,81 @@ class Layout(NamedTuple):
 
 
 def parse_layout(text):
-    """Parse layout text; raise InvalidDealError naming what is wrong."""
+    """Parse layout text (a leading byte-order mark is ignored); raise InvalidDealError naming what is wrong."""
     if not isinstance(text, str):
         raise InvalidDealError(f"layout must be text, got {type(text).__name__}")
-    line = text.strip()
+    line = text.removeprefix("\ufeff").strip()
     parts = line.split("#")
     if len(parts) != 3:
         raise InvalidDealError(
-            f"layout {_short(line)!r} must end with '#score#redeals' (e.g. '...|Th#0#0')"
+            f"layout {shorten(line)} must end with '#score#redeals' (e.g. '...|Th#0#0')"
         )
     body, score_text, redeal_text = parts
-    try:
-        score, redeals = int(score_text), int(redeal_text)
-    except ValueError:
+    score, redeals = _number(score_text), _number(redeal_text)
+    if score is None or redeals is None:
         raise InvalidDealError(
-            f"layout score/redeal counter {('#' + score_text + '#' + redeal_text)!r} is not two integers"
-        ) from None
+            f"layout score/redeal counter {shorten('#' + score_text + '#' + redeal_text)} is not two integers"
+        )
+    slot_texts = body.split("|")
+    if len(slot_texts) > MAX_SLOTS:
+        raise InvalidDealError(f"layout has {len(slot_texts)} slots; no game has more than {MAX_SLOTS}")
+    if len(body.split()) > MAX_CARDS:
+        raise InvalidDealError(f"layout lists {len(body.split())} cards; no game has more than {MAX_CARDS}")
     slots = []
-    for index, slot_text in enumerate(body.split("|")):
+    for index, slot_text in enumerate(slot_texts):
         cards = []
         for token in slot_text.split():
             face_up = not token.endswith("*")
             try:
-                card = parse_card(token.rstrip("*"))
+                card = parse_card(token[:-1] if not face_up else token)
             except InvalidCardError:
-                raise InvalidDealError(f"unknown card {token!r} in slot {index} of the layout") from None
+                raise InvalidDealError(f"unknown card {shorten(token)} in slot {index} of the layout") from None
             cards.append((card, face_up))
         slots.append(tuple(cards))
     return Layout(tuple(slots), score, redeals)
 
 
-def _short(text, width=60):
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _number(text):
+    """An optionally signed decimal integer of ASCII digits, or None."""
+    t = text.strip()
+    digits = t[1:] if t[:1] in "+-" else t
+    if not digits or not digits.isascii() or not digits.isdigit() or len(digits) > MAX_NUMBER_DIGITS:
+        return None
+    return int(t)
+
+
+def check_layout(layout):
+    """A :class:`Layout` built in code, checked like parsed text: InvalidDealError if malformed.
+
+    Slots must be sequences of ``(card, face_up)`` with cards 0..51; score and redeal counter
+    integers.  Returns it with plain Python ints and bools, so games need not check types.
+    """
+    try:
+        slots = tuple(tuple((_card_code(c), _flag(up)) for c, up in slot) for slot in layout.slots)
+        score, redeals = _integer(layout.score), _integer(layout.redeals)
+    except (TypeError, ValueError):
+        raise InvalidDealError(f"malformed Layout {shorten(layout)}: slots of (card 0..51, face_up) pairs, "
+                               f"integer score and redeal counter expected") from None
+    if len(slots) > MAX_SLOTS or sum(map(len, slots)) > MAX_CARDS:
+        raise InvalidDealError(f"layout has {len(slots)} slots and {sum(map(len, slots))} cards; no game "
+                               f"has more than {MAX_SLOTS} slots or {MAX_CARDS} cards")
+    return Layout(slots, score, redeals)
+
+
+def _card_code(card):
+    value = _integer(card)
+    if not 0 <= value < 52:
+        raise ValueError(card)
+    return value
+
+
+def _integer(value):
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(value)
+    return value.__index__()
+
+
+def _flag(value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(value)
+    return bool(value)

@@ -7,7 +7,7 @@ integer: it prints in Aisleriot's vocabulary and parses back.
 from typing import NamedTuple
 
 from ._jit import jit
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, shorten
 
 DRAG, CLICK, DBL = 0, 1, 2
 KIND_NAMES = ("drag", "click", "dbl")
@@ -48,8 +48,19 @@ class Move(NamedTuple):
 
     @classmethod
     def from_code(cls, code):
-        code = int(code)
+        """The Move of a kernel move code; IllegalMoveError if ``code`` encodes none."""
+        if isinstance(code, bool) or not hasattr(code, "__index__") or not 0 <= code.__index__() < 3 << 24:
+            raise IllegalMoveError(f"move code {shorten(code)} is not a move (an int below {3 << 24})")
+        code = code.__index__()
         return cls(code >> 24, (code >> 16) & 0xFF, (code >> 8) & 0xFF, code & 0xFF)
+
+    def checked(self):
+        """This move if its fields fit the code (kind 0..2, slots and count 0..255), else IllegalMoveError."""
+        fields = tuple(self)
+        if any(isinstance(f, bool) or not hasattr(f, "__index__") for f in fields) \
+                or not 0 <= self.kind <= DBL or not all(0 <= f < 256 for f in fields[1:]):
+            raise IllegalMoveError(f"{shorten(fields)} is not a move (kind 0..2, then three numbers 0..255)")
+        return self
 
     @property
     def code(self):
@@ -71,7 +82,7 @@ class Move(NamedTuple):
         except ValueError:
             pass
         raise IllegalMoveError(
-            f"cannot parse move {text!r}: expected 'drag S N D', 'click S' or 'dbl S'"
+            f"cannot parse move {shorten(text)}: expected 'drag S N D', 'click S' or 'dbl S'"
         )
 
     def __str__(self):

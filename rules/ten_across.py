@@ -52,7 +52,7 @@ import numpy as np
 
 from .cards import EMPTY, aisleriot_card_str
 from .deals import AisleriotRandom, shuffle_many
-from .errors import InvalidDealError
+from .errors import InvalidDealError, InvalidStateError, listing
 from .game import STATE_DTYPE, Game, Kernels
 from .layout import Layout
 from ._jit import jit
@@ -385,6 +385,12 @@ class TenAcrossGame(Game):
         _check_deck(seen)
         return state
 
+    def array_options(self, array):
+        """The spots option is entry ``OPT``: 1 on, 0 off."""
+        if array[OPT] not in (0, 1):
+            raise InvalidStateError(f"Ten Across option entry {OPT} is {int(array[OPT])}; 1 (spots on) or 0 (off)")
+        return self.resolve_options(spots=bool(array[OPT]))
+
     def array_to_layout(self, array) -> Layout:
         slots = []
         for s in range(N_SPOTS):
@@ -408,9 +414,9 @@ def _check_deck(cards):
     if missing or dupes:
         parts = []
         if missing:
-            parts.append("missing " + " ".join(missing))
+            parts.append("missing " + listing(missing))
         if dupes:
-            parts.append("duplicate " + " ".join(dupes))
+            parts.append("duplicate " + listing(dupes))
         raise InvalidDealError("Ten Across needs each of the 52 cards once: " + "; ".join(parts))
 
 

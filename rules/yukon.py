@@ -36,7 +36,7 @@ import numpy as np
 from .cards import EMPTY, aisleriot_card_str
 from .cards import colour as _colour, rank as _rank, suit as _suit
 from .deals import AisleriotRandom
-from .errors import InvalidDealError
+from .errors import InvalidDealError, listing, shorten
 from .game import STATE_DTYPE, Game, Kernels, Outcome
 from .layout import Layout
 from ._jit import jit
@@ -421,7 +421,7 @@ class YukonGame(Game):
                 if not up or card % 13 != i or card // 13 != cards[0][0] // 13:
                     raise InvalidDealError(
                         f"foundation slot {slot} must be a face-up run Ace upwards of one suit, got "
-                        f"{_slot_text(cards)!r}")
+                        f"{shorten(_slot_text(cards))}")
             tops.append(cards[-1][0] if cards else EMPTY)
         piles = []
         for slot in PILE_SLOTS:
@@ -430,7 +430,7 @@ class YukonGame(Game):
             if any(not up for _, up in cards[down:]) or (cards and not cards[-1][1]):
                 raise InvalidDealError(
                     f"pile {slot}: face-down cards must lie under all face-up ones, with the top card "
-                    f"face up, got {_slot_text(cards)!r}")
+                    f"face up, got {shorten(_slot_text(cards))}")
             piles.append(cards)
         return array_from_piles(piles, tops, layout.score)
 
@@ -457,9 +457,9 @@ def _check_cards(layout):
     if missing or extra:
         parts = []
         if missing:
-            parts.append("missing " + " ".join(aisleriot_card_str(c) for c in missing))
+            parts.append("missing " + listing(aisleriot_card_str(c) for c in missing))
         if extra:
-            parts.append("duplicate " + " ".join(aisleriot_card_str(c) for c in extra))
+            parts.append("duplicate " + listing(aisleriot_card_str(c) for c in extra))
         raise InvalidDealError("Yukon layout needs each of the 52 cards once: " + "; ".join(parts))
 
 

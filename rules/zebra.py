@@ -63,7 +63,7 @@ import numpy as np
 from ._jit import jit
 from .cards import aisleriot_card_str, card_str, colour, rank
 from .deals import AisleriotRandom
-from .errors import InvalidDealError
+from .errors import InvalidDealError, listing, shorten
 from .game import Game, Kernels, Outcome, STATE_DTYPE
 from .layout import Layout
 from .moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -512,9 +512,9 @@ class ZebraGame(Game):
         if missing or extra:
             parts = []
             if missing:
-                parts.append("missing " + ", ".join(missing))
+                parts.append("missing " + listing(missing, sep=", "))
             if extra:
-                parts.append("extra " + ", ".join(extra))
+                parts.append("extra " + listing(extra, sep=", "))
             raise InvalidDealError("Zebra needs each of the 52 cards exactly twice: " + "; ".join(parts))
         for index, slot in enumerate(slots):
             want_up = index != STOCK_SLOT
@@ -530,14 +530,14 @@ class ZebraGame(Game):
                     colour(b) == colour(a) or rank(b) != rank(a) + 1 for a, b in zip(pile, pile[1:])):
                 raise InvalidDealError(
                     f"foundation slot {FOUND_SLOT0 + f} must be an Ace then cards up in alternating "
-                    f"colour, got {_pile_text(pile)!r}")
+                    f"colour, got {shorten(_pile_text(pile))}")
             state[FOUND + FOUND_CAP * f:FOUND + FOUND_CAP * f + len(pile)] = pile
             state[FOUND_LEN + f] = len(pile)
         for t in range(N_TAB):
             pile = [c for c, _ in slots[TAB_SLOT0 + t]]
             if any(colour(b) == colour(a) or rank(b) + 1 != rank(a) for a, b in zip(pile, pile[1:])):
                 raise InvalidDealError(
-                    f"tableau slot {TAB_SLOT0 + t} must go down in alternating colour, got {_pile_text(pile)!r}")
+                    f"tableau slot {TAB_SLOT0 + t} must go down in alternating colour, got {shorten(_pile_text(pile))}")
             state[TAB + TAB_CAP * t:TAB + TAB_CAP * t + len(pile)] = pile
             state[TAB_LEN + t] = len(pile)
         for slot, length, start in ((STOCK_SLOT, STOCK_LEN, STOCK), (WASTE_SLOT, WASTE_LEN, WASTE)):
@@ -552,7 +552,7 @@ class ZebraGame(Game):
         a = np.asarray(array)
 
         def pile(start, n, up):
-            return tuple((int(c), up) for c in a[start:start + n])
+            return tuple((int(c), up) for c in a[start:start + max(int(n), 0)])
 
         slots = [pile(STOCK, a[STOCK_LEN], False), pile(WASTE, a[WASTE_LEN], True)]
         slots += [pile(FOUND + FOUND_CAP * f, a[FOUND_LEN + f], True) for f in range(N_FOUND)]

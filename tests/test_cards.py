@@ -36,3 +36,9 @@ def test_print_parse_round_trip(card):
 def test_colour(card):
     expected = RED if card_str(card)[1] in "DH" else BLACK
     assert colour(card) == expected
+
+
+def test_long_tokens_give_short_messages():
+    with pytest.raises(InvalidCardError) as err:
+        parse_card("Q" * 5_000_000)
+    assert len(str(err.value)) < 300 and "'QQQ" in str(err.value)

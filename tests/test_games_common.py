@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules import GAME_NAMES, IllegalMoveError, Outcome, get_game
-from rules.layout import parse_layout
+from rules import GAME_NAMES, IllegalMoveError, InvalidSeedError, Move, Outcome, get_game
+from rules import InvalidDealError, InvalidOptionError, InvalidStateError, State
+from rules.layout import Layout, parse_layout
 from rules.registry import get_referee
 
 
@@ -104,3 +105,136 @@ def test_random_playout_kernel_matches_referee(name, seed, picks):
         referee.apply(str(move))
         assert state.layout() == str(referee.layout())
         assert cards_of(state) == deck
+
+
+# ---- State(game, array): arrays from outside are checked like layout text -----------------------
+
+
+def reached_states(game, seed, steps=60):
+    """The deal for ``seed`` and the positions of one random playout from it."""
+    state = game.deal(seed, "aisleriot")
+    rng = random.Random(seed)
+    yield state.copy()
+    for _ in range(steps):
+        moves = state.legal_moves()
+        if not moves:
+            return
+        state.apply(rng.choice(moves))
+        yield state.copy()
+
+
+def test_arrays_of_reached_positions_are_accepted(game):
+    for seed in (3, 4):
+        for state in reached_states(game, seed):
+            again = State(game, state.array)
+            assert again == state and again.array is not state.array
+            assert State(game, state.array.astype(np.int64)) == state
+            assert State(game, state.array.tolist()) == state
+
+
+def test_state_keeps_its_own_copy(game):
+    array = game.deal(2, "aisleriot").array.copy()
+    state = State(game, array)
+    array[:] = -7
+    assert state.layout() == game.deal(2, "aisleriot").layout()
+
+
+@pytest.mark.parametrize("bad, fragment", [
+    (lambda a: a[:-1], "shape"),
+    (lambda a: np.stack([a, a]), "shape"),
+    (lambda a: a.astype(np.float64) + 0.5, "not an integer"),
+    (lambda a: a.astype(bool), "dtype"),
+    (lambda a: a.astype(str), "dtype"),
+    (lambda a: np.where(np.arange(a.size) == 0, 70000, a), "int16"),
+    (lambda a: [1, [2]], "array"),
+    (lambda a: "1 2 3", "dtype"),
+    (lambda a: None, "dtype"),
+])
+def test_malformed_arrays_are_refused(game, bad, fragment):
+    array = game.deal(5, "aisleriot").array.astype(np.int64)
+    with pytest.raises(InvalidStateError) as err:
+        State(game, bad(array))
+    assert fragment in str(err.value) and len(str(err.value)) < 300
+
+
+def test_arrays_that_describe_no_position_are_refused(game):
+    """Every single entry set to a garbage value either still describes the same kind of
+    position (the value was harmless there) or is refused; nothing else escapes."""
+    base = game.deal(6, "aisleriot").array
+    rng = random.Random(6)
+    refused = 0
+    for index in range(game.state_size):
+        for value in (-32768, -2, 32767, 52, 104, rng.randrange(-5, 120)):
+            array = base.copy()
+            array[index] = value
+            try:
+                state = State(game, array)
+            except InvalidStateError as err:
+                assert len(str(err)) < 300
+                refused += 1
+                continue
+            assert game.from_layout(state.layout()).layout() == state.layout()
+    assert refused >= game.state_size
+
+
+def test_duplicated_card_is_refused(game):
+    state = game.deal(8, "aisleriot")
+    cards = [c for slot in parse_layout(state.layout()).slots for c, _ in slot]
+    array = state.array.copy()
+    first, second = (int(i) for i in np.flatnonzero(np.isin(array, [cards[0], cards[1]]))[:2])
+    array[second] = array[first]
+    with pytest.raises(InvalidStateError):
+        State(game, array)
+
+
+def test_state_needs_a_game():
+    array = get_game("clock").deal(1).array
+    with pytest.raises(InvalidStateError, match="'clock'"):
+        State("clock", array)
+
+
+def test_as_state_checks_arrays_and_games(game):
+    with pytest.raises(InvalidStateError):
+        game.as_state(np.zeros(3, dtype=np.int16))
+    other = get_game("clock" if game.name != "clock" else "yukon").deal(1)
+    with pytest.raises(InvalidStateError):
+        game.as_state(other)
+    with pytest.raises(InvalidSeedError):
+        game.as_state(True)
+
+
+def test_layout_objects_are_checked(game):
+    layout = parse_layout(game.deal(9, "aisleriot").layout())
+    assert game.from_layout(layout) == game.deal(9, "aisleriot")
+    for slots in ((((99, True),),) + layout.slots[1:], (((-1, True),),) + layout.slots[1:],
+                  ((("Kc", True),),) + layout.slots[1:], (((5, "yes"),),) + layout.slots[1:], (5,)):
+        with pytest.raises(InvalidDealError):
+            game.from_layout(Layout(slots, layout.score, layout.redeals))
+    with pytest.raises(InvalidDealError):
+        game.from_layout(Layout(layout.slots, 1.5, 0))
+    with pytest.raises(InvalidDealError):
+        game.from_text(b"Kc|#0#0")
+
+
+@pytest.mark.parametrize("options", [{"spots": 2}, {"spots": 0.5}, {"spots": [1]}, {"spots": None}, "spots", [1]])
+def test_bad_option_values_are_refused(options):
+    with pytest.raises(InvalidOptionError):
+        get_game("ten-across").resolve_options(options)
+
+
+def test_numbering_must_be_a_name(game):
+    for numbering in (["aisleriot"], 3, "nope"):
+        with pytest.raises(InvalidSeedError):
+            game.deal(1, numbering)
+
+
+def test_moves_that_are_not_moves_are_refused(game):
+    state = game.deal(4, "aisleriot")
+    for move in (-1, 2**40, True, 3 << 24, 1.5, None, b"drag 1 1 2", Move(5, 1), Move(0, 300, 1, 2),
+                 Move("drag", 1, 1, 2)):
+        with pytest.raises(IllegalMoveError) as err:
+            state.apply(move)
+        assert len(str(err.value)) < 300
+    with pytest.raises(IllegalMoveError) as err:
+        state.apply("drag " + "9" * 5_000_000)
+    assert len(str(err.value)) < 300
