@@ -13,11 +13,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from rules._jit import jit
-from rules.yukon import FOUND
 from rules.cards import EMPTY
+from rules.yukon import FOUND
 
 N_CARDS = 52
-KING = 13
 
 
 @jit
