@@ -217,6 +217,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
     cap = keys.shape[0] >> 1
     max_stored = np.int64(cap * MAX_LOAD)
     depth_cap = st_states.shape[0]
+    stop = ctl[C_NODES] + budget          # the root's expansion counts against the budget too
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
         st_states[0, :] = root
@@ -232,7 +233,6 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
         if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
                    legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
             return FOUND
-    stop = ctl[C_NODES] + budget
     while ctl[C_SP] >= 0:
         d = ctl[C_SP]
         if st_idx[d] >= st_cnt[d]:

@@ -103,13 +103,17 @@ def test_another_games_state_is_refused(solver):
         solver.solve(True)
 
 
-def test_a_node_limit_is_never_a_proof(solver):
+@pytest.mark.parametrize("max_nodes", [1, 3, 50])
+def test_a_node_limit_is_exact_and_never_a_proof(solver, max_nodes):
     for seed in SEEDS[solver.GAME]:
         full = solver.solve(seed)
-        cut = solver.solve(seed, max_nodes=3)
+        cut = solver.solve(seed, max_nodes=max_nodes)
         assert cut.verdict in (full.verdict, "unknown")
         if cut.verdict == "unknown":
-            assert cut.limit == "nodes"
+            assert cut.limit == "nodes" and cut.nodes_expanded <= max_nodes
+        for method in solver.METHODS:
+            if solver.USES_LIMITS:          # Clock's forced play has no limit to honour
+                assert solver.solve(seed, method=method, max_nodes=max_nodes).nodes_expanded <= max_nodes
 
 
 def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsys):
