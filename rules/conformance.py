@@ -7,14 +7,15 @@ the ``DO`` actions (so hidden state such as Freecell's ``high[]`` evolves as in 
 and checks at every ``STATE``: the position itself, the verdicts, the accepted action set, and
 each resulting position exactly.
 """
-import gzip
+import os
 from dataclasses import dataclass, field
 
-from .errors import AisleError, InvalidDealError
+from .errors import AisleError, InvalidTraceError, clip, shorten
 from .game import Outcome
 from .layout import parse_layout
 from .moves import Move
 from .registry import get_game
+from .textfile import read_text
 
 # Slot counts identify the game: each of the five has a different number of slots.
 _GAME_BY_SLOTS = {13: "clock", 16: "freecell", 11: "yukon", 12: "ten-across", 18: "zebra"}
@@ -43,34 +44,64 @@ class Report:
                 f"{self.mismatch_count} mismatches")
 
 
+MAX_TRACE_BYTES = 1 << 28     # 256 MiB decompressed; the recorded traces are about 10 MB at most
+_VERDICT = ("#t", "#f")
+
+
 def read_trace_lines(path):
-    opener = gzip.open if str(path).endswith(".gz") else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as fh:
-            return fh.read().splitlines()
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise InvalidDealError(f"cannot read trace {str(path)!r}: {exc}") from None
+    """The lines of the trace at ``path`` (``.gz`` decompressed); InvalidTraceError if unreadable."""
+    return read_text(path, "trace", MAX_TRACE_BYTES, InvalidTraceError).splitlines()
 
 
-def detect_game(lines):
-    for line in lines:
+def detect_game(lines, path="trace"):
+    """The game a trace is for, from the slot count of its first ``NEW`` layout."""
+    for lineno, line in enumerate(lines, 1):
         if line.startswith("NEW "):
-            slots = len(parse_layout(line[4:]).slots)
+            try:
+                slots = len(parse_layout(line[4:]).slots)
+            except AisleError as exc:
+                raise InvalidTraceError(f"{_name(path)} line {lineno}: {clip(exc)}") from None
             if slots not in _GAME_BY_SLOTS:
-                raise InvalidDealError(f"trace layout has {slots} slots, which matches no known game")
+                raise InvalidTraceError(f"{_name(path)} line {lineno}: a layout with {slots} slots, "
+                                        f"which matches no known game")
             return _GAME_BY_SLOTS[slots]
-    raise InvalidDealError("trace has no 'NEW <layout>' line")
+    raise InvalidTraceError(f"{_name(path)} has no 'NEW <layout>' line")
+
+
+def _name(path):
+    return shorten(os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else path, 120)
 
 
 def run_trace(path, game=None, options=None, keep=20):
-    """Replay the trace at ``path``; returns a :class:`Report`."""
+    """Replay the trace at ``path``; returns a :class:`Report`.
+
+    A malformed trace (unreadable, a record out of place or garbled) raises
+    :class:`InvalidTraceError` naming the file and line; positions where the engine and the
+    trace disagree are mismatches in the report.
+    """
     lines = read_trace_lines(path)
-    game = get_game(game or detect_game(lines))
+    game = get_game(game or detect_game(lines, path))
     opts = game.resolve_options(options or {})
     report = Report(game.name)
     state = None
     expected_actions = None
     where = ""
+    lineno = 0
+
+    def malformed(problem):
+        return InvalidTraceError(f"{_name(path)} line {lineno}: {problem}")
+
+    def position(text):
+        try:
+            return game.from_layout(text, **opts)
+        except AisleError as exc:
+            raise malformed(clip(exc)) from None
+
+    def action(text):
+        try:
+            return Move.parse(text)
+        except AisleError:
+            raise malformed(f"bad action {shorten(text)}") from None
 
     def finish_position():
         nonlocal expected_actions
@@ -81,14 +112,14 @@ def run_trace(path, game=None, options=None, keep=20):
             child = state.copy()
             child.apply(move)
             ours[str(move)] = child.layout()
-        for action, after in expected_actions.items():
-            if action not in ours:
-                report.add(f"{where}: Aisleriot accepts {action!r}, engine refuses it")
-            elif ours[action] != after:
-                report.add(f"{where}: {action!r} gives\n    engine    {ours[action]}\n    aisleriot {after}")
-        for action in ours:
-            if action not in expected_actions:
-                report.add(f"{where}: engine accepts {action!r}, Aisleriot refuses it")
+        for act, after in expected_actions.items():
+            if act not in ours:
+                report.add(f"{where}: Aisleriot accepts {act!r}, engine refuses it")
+            elif ours[act] != after:
+                report.add(f"{where}: {act!r} gives\n    engine    {ours[act]}\n    aisleriot {after}")
+        for act in ours:
+            if act not in expected_actions:
+                report.add(f"{where}: engine accepts {act!r}, Aisleriot refuses it")
         report.actions += len(expected_actions)
         expected_actions = None
 
@@ -97,19 +128,23 @@ def run_trace(path, game=None, options=None, keep=20):
         if kind == "NEW":
             finish_position()
             report.games += 1
-            state = game.from_layout(rest, **opts)
+            state = position(rest)
         elif kind == "STATE":
             finish_position()
+            if state is None:
+                raise malformed("STATE before any NEW")
             report.positions += 1
             where = f"line {lineno} (game {report.games})"
-            if state is None:
-                raise InvalidDealError(f"trace line {lineno}: STATE before any NEW")
             if state.layout() != rest:
                 report.add(f"{where}: position differs\n    engine    {state.layout()}\n    aisleriot {rest}")
-                state = game.from_layout(rest, **opts)  # resynchronise and go on
+                state = position(rest)  # resynchronise and go on
             expected_actions = {}
         elif kind == "OVER":
             parts = rest.split()
+            if len(parts) != 3 or parts[1] != "WON" or parts[0] not in _VERDICT or parts[2] not in _VERDICT:
+                raise malformed(f"expected 'OVER #t|#f WON #t|#f', got {shorten(line)}")
+            if expected_actions is None:
+                raise malformed("OVER outside a position (it follows a STATE line)")
             over, won = parts[0] == "#t", parts[2] == "#t"
             our_over = state.outcome != Outcome.ONGOING
             our_won = state.is_won()
@@ -117,15 +152,23 @@ def run_trace(path, game=None, options=None, keep=20):
                 report.add(f"{where}: verdict OVER {over} WON {won}, engine says over={our_over} "
                            f"won={our_won} ({state.outcome.name})")
         elif kind == "ACT":
-            action, _, after = rest.partition(" => ")
-            expected_actions[action] = after
+            act, arrow, after = rest.partition(" => ")
+            if not arrow:
+                raise malformed(f"expected 'ACT <action> => <layout>', got {shorten(line)}")
+            if expected_actions is None:
+                raise malformed("ACT outside a position (it follows a STATE line)")
+            action(act)
+            expected_actions[act] = after
         elif kind == "DO":
             finish_position()
+            if state is None:
+                raise malformed("DO before any NEW")
+            move = action(rest)
             try:
-                state.apply(Move.parse(rest))
+                state.apply(move)
             except AisleError as exc:
-                report.add(f"line {lineno}: cannot play {rest!r}: {exc}")
+                report.add(f"line {lineno}: cannot play {rest!r}: {clip(exc)}")
         elif line.strip():
-            raise InvalidDealError(f"trace line {lineno} is not a trace record: {line[:60]!r}")
+            raise malformed(f"not a trace record: {shorten(line)}")
     finish_position()
     return report

@@ -55,6 +55,7 @@ FOUND = DOWN + N_PILES            # 378
 SCORE = FOUND + 4                 # 382
 STATE_SIZE = SCORE + 1            # 383
 FOUNDATION_SLOTS = (0, 8, 9, 10)  # Aisleriot's search order
+MAX_LAYOUT_SCORE = 32767 - 52     # int16 score, room for every card still to go home
 PILE_SLOTS = (1, 2, 3, 4, 5, 6, 7)
 
 ONGOING, WON, LOST = int(Outcome.ONGOING), int(Outcome.WON), int(Outcome.LOST)
@@ -412,8 +413,8 @@ class YukonGame(Game):
         _check_cards(layout)
         if layout.redeals != 0:
             raise InvalidDealError(f"Yukon never redeals; redeal counter {layout.redeals!r} must be 0")
-        if not 0 <= layout.score <= 32767:
-            raise InvalidDealError(f"Yukon score {layout.score!r} is outside 0..32767")
+        if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
+            raise InvalidDealError(f"Yukon score {layout.score!r} is outside 0..{MAX_LAYOUT_SCORE}")
         tops = []
         for slot in FOUNDATION_SLOTS:
             cards = layout.slots[slot]

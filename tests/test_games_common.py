@@ -238,3 +238,14 @@ def test_moves_that_are_not_moves_are_refused(game):
     with pytest.raises(IllegalMoveError) as err:
         state.apply("drag " + "9" * 5_000_000)
     assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("name, room", [("clock", 48), ("yukon", 52), ("zebra", 96)])
+def test_layout_scores_leave_room_for_the_rest_of_the_game(name, room):
+    """The score is one int16 entry and each scoring move adds 1: a layout may start at most
+    ``room`` (the most scoring moves a game has left) below 32767, or play would wrap it negative."""
+    game = get_game(name)
+    layout = parse_layout(game.deal(1).layout())
+    assert game.from_layout(layout._replace(score=32767 - room)).score == 32767 - room
+    with pytest.raises(InvalidDealError):
+        game.from_layout(layout._replace(score=32767 - room + 1))
