@@ -54,7 +54,12 @@ def shorten(value, limit=60):
     if isinstance(value, (str, bytes)):
         text = repr(value[:limit])          # never build the repr of a huge string
         return text[:max(limit - 3, 1)] + "..." if len(value) > limit else clip(text, limit)
-    return clip(repr(value), limit)
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return clip(f"<int of {value.bit_length()} bits>", limit)
+    try:
+        return clip(repr(value), limit)
+    except Exception:                       # a repr that fails must not hide the real error
+        return clip(f"<{type(value).__name__} object>", limit)
 
 
 def clip(text, limit=200):

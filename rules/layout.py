@@ -104,7 +104,10 @@ def _card_code(card):
 def _integer(value):
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(value)
-    return value.__index__()
+    value = value.__index__()
+    if abs(value) >= 10**MAX_NUMBER_DIGITS:
+        raise ValueError(value)
+    return value
 
 
 def _flag(value):

@@ -210,8 +210,10 @@ def test_layout_objects_are_checked(game):
                   ((("Kc", True),),) + layout.slots[1:], (((5, "yes"),),) + layout.slots[1:], (5,)):
         with pytest.raises(InvalidDealError):
             game.from_layout(Layout(slots, layout.score, layout.redeals))
-    with pytest.raises(InvalidDealError):
-        game.from_layout(Layout(layout.slots, 1.5, 0))
+    for score in (1.5, 10**5000, None):
+        with pytest.raises(InvalidDealError) as err:
+            game.from_layout(Layout(layout.slots, score, 0))
+        assert len(str(err.value)) < 300
     with pytest.raises(InvalidDealError):
         game.from_text(b"Kc|#0#0")
 
@@ -249,3 +251,26 @@ def test_layout_scores_leave_room_for_the_rest_of_the_game(name, room):
     assert game.from_layout(layout._replace(score=32767 - room)).score == 32767 - room
     with pytest.raises(InvalidDealError):
         game.from_layout(layout._replace(score=32767 - room + 1))
+
+
+def test_freecell_high_may_lag_behind_after_the_homecell_quirk_only_upwards():
+    """high[] is the one entry no layout carries: after ``dbl`` of a homecell (spec 4.4) it stays
+    above the homecell top; a value below the top or above 13 is refused."""
+    from rules.cards import aisleriot_card_str
+    from rules.freecell import HIGH
+
+    game = get_game("freecell")
+    rest = [aisleriot_card_str(c) for c in range(5, 52)]
+    columns = [" ".join(rest[i::8]) for i in range(8)]
+    state = game.from_layout("||||Ac 2c 3c 4c 5c||||" + "|".join(columns) + "#5#0")
+    state.apply("dbl 4")                       # 5c to free cell 0; autoplay leaves it there
+    assert state.layout().startswith("5c|") and state.array[HIGH] == 5
+    assert State(game, state.array) == state
+    for high, ok in ((4, True), (13, True), (3, False), (14, False), (-1, False)):
+        array = state.array.copy()
+        array[HIGH] = high
+        if ok:
+            assert State(game, array).array[HIGH] == high
+        else:
+            with pytest.raises(InvalidStateError, match="high"):
+                State(game, array)
