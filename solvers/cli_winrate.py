@@ -2,14 +2,21 @@
 
 :func:`register` adds both subcommands to the ``aisle`` parser (``solvers.cli`` calls it).
 The progress bar goes to stderr; stdout carries only the final table, so it pipes.
+
+``winrate`` treats SIGTERM as Ctrl-C: it stops its workers, keeps the batches already stored
+(each was written in one transaction) and exits with 143 (130 for Ctrl-C).  A worker that dies
+on its own makes it exit with 1.
 """
 import csv
 import json
+import signal
 import sys
+import threading
 
-from .cli_common import Formatter, parse_options, positive
+from .cli_common import EXIT_FAILED, Formatter, one_line, parse_options, positive
 
 DEFAULT_DB = "results.sqlite"
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
 
 
 def register(subparsers):
@@ -33,8 +40,9 @@ def register(subparsers):
     p.add_argument("--max-nodes", type=positive(int, "a positive integer"), default=None, help="nodes per deal (default: no limit)")
     p.add_argument("--jobs", type=positive(int, "a positive integer"), default=None,
                    help="worker processes (default: every core; clock plays in one process, see README)")
-    p.add_argument("--db", default=DEFAULT_DB, help="SQLite results store")
-    p.add_argument("--no-db", action="store_true", help="keep results in memory only (no resume)")
+    store = p.add_mutually_exclusive_group()
+    store.add_argument("--db", default=None, help=f"SQLite results store (default: {DEFAULT_DB})")
+    store.add_argument("--no-db", action="store_true", help="keep results in memory only (no resume)")
     p.add_argument("--batch-size", type=positive(int, "a positive integer"), default=None,
                    help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
@@ -53,36 +61,55 @@ def register(subparsers):
                    help="print the summary (or with --deals every deal) as CSV or JSON instead of a table")
     p.add_argument("--deals", action="store_true", help="with --export: one record per deal")
     p.add_argument("--plot", metavar="OUT.png", default=None,
-                   help="draw win-rate convergence and time / length histograms (needs matplotlib)")
+                   help="draw win-rate convergence and time / length histograms (needs matplotlib); "
+                        "the extension picks the format (.png, .pdf, .svg, ...)")
     p.set_defaults(func=cmd_report)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that the same clean-up runs."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
 def cmd_winrate(args):
-    from .winrate import estimate_win_rate, format_table, limits_text, options_text
+    """Run :func:`solvers.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
+    from .winrate import WorkerError, estimate_win_rate, format_table, summary_row
 
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    db = None if args.no_db else args.db
-    est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
-                            options=parse_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
-                            jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
-                            progress=progress, retry_unknown=args.retry_unknown)
-    w = est.stats
-    row = {"game": est.settings["game"], "numbering": est.settings["numbering"], "rules": est.settings["rules"],
-           "options": options_text(est.settings["options"]),
-           "limits": limits_text(est.settings),
-           "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
-           "win_rate": None if w.rate != w.rate else w.rate, "low": w.low, "high": w.high,
-           "confidence": w.confidence}
-    print(format_table([row]))
-    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.new_deals} deals solved, {est.resumed_deals} already in "
-                     f"{est.db}; {est.seconds:.2f} s\n")
+    db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main else None
+    try:
+        est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
+                                options=parse_options(args.option), timeout=args.timeout,
+                                max_nodes=args.max_nodes, jobs=args.jobs, db=db,
+                                batch_size=args.batch_size, dask=args.dask, progress=progress,
+                                retry_unknown=args.retry_unknown)
+    except KeyboardInterrupt as exc:
+        kept = "nothing was kept (--no-db)" if db is None else (
+            f"the deals stored in {db} stay; the same command continues the run")
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        sys.stderr.write(f"aisle: {what}; {kept}\n")
+        return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+    except WorkerError as exc:
+        sys.stderr.write(one_line(f"aisle: error: {exc}") + "\n")
+        return EXIT_FAILED
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+    print(format_table([summary_row(est.settings, est.stats)]))
+    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
     return 0
 
 
 def cmd_report(args):
     from .store import ResultsStore
-    from .winrate import format_table, plot_report, summarize
+    from .winrate import format_table, plot_report, plot_target, summarize
 
+    plot = plot_target(args.plot)[0] if args.plot else None     # refused before anything is read
     with ResultsStore(args.db, readonly=True) as store:
         rows = summarize(store)
         if args.export and args.deals:
@@ -101,7 +128,7 @@ def cmd_report(args):
             writer.writerows(records)
     else:
         print(format_table(rows) if rows else "no results stored")
-    if args.plot:
-        plot_report(args.db, args.plot)
-        sys.stderr.write(f"aisle: wrote {args.plot}\n")
+    if plot:
+        written = plot_report(args.db, plot)
+        sys.stderr.write(f"aisle: wrote {written}\n")
     return 0

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from rules.deals import MAX_AISLERIOT_SEED, MAX_MICROSOFT_DEAL
-from rules.errors import InvalidSeedError
+from rules.errors import InvalidOptionError, InvalidSeedError, shorten
 
 SEED_BOUNDS = {"aisleriot": (0, MAX_AISLERIOT_SEED), "microsoft": (1, MAX_MICROSOFT_DEAL)}
 
@@ -62,7 +62,7 @@ class SeedSet:
             return cls([(seeds.start, seeds.stop - 1)] if len(seeds) else [])
         arr = np.unique(np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds))
         if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise InvalidSeedError(f"seeds must be integers, got {arr.dtype} values")
+            raise InvalidSeedError(f"seeds {shorten(seeds)} must be integers, not {arr.dtype} values")
         if arr.size == 0:
             return cls()
         arr = arr.astype(np.int64)
@@ -105,8 +105,8 @@ class SeedSet:
 
         ``exclude`` is a sorted int64 array (e.g. the seeds already in the results store).
         """
-        if size < 1:
-            raise ValueError("batch size must be >= 1")
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise InvalidOptionError(f"batch size {shorten(size)} must be a whole number of at least 1")
         pending = np.empty(0, dtype=np.int64)
         for lo, hi in self.ranges:
             for start in range(lo, hi + 1, size):

@@ -9,21 +9,24 @@ unknowns lost, its upper end Wilson's upper bound with all of them won.  The poi
 the win rate among decided deals.
 """
 import math
+import numbers
 from statistics import NormalDist
 from typing import NamedTuple
+
+from rules.errors import InvalidOptionError, shorten
 
 
 def z_value(confidence=0.95):
     """Two-sided normal quantile: 1.95996... for 0.95."""
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence {confidence!r} must be strictly between 0 and 1")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise InvalidOptionError(f"confidence {shorten(confidence)} must be a number strictly between 0 and 1")
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def wilson_interval(successes, n, confidence=0.95):
     """Wilson score interval ``(low, high)`` for ``successes`` out of ``n``; ``(0, 1)`` when n = 0."""
     if n < 0 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+        raise InvalidOptionError(f"need 0 <= successes <= n, got successes={successes!r}, n={n!r}")
     if n == 0:
         return 0.0, 1.0
     z = z_value(confidence)

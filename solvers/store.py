@@ -17,7 +17,9 @@ Schema (``SCHEMA_VERSION`` 1)::
 
 ``settings`` is the canonical JSON of everything that can change a verdict (game, numbering,
 rule mode, resolved options, solver limits); deals with different settings get different
-``run_id`` values and are never mixed.  The primary key ``(run_id, seed)`` makes a duplicate row
+``run_id`` values and are never mixed.  A setting added later (beyond ``CORE_SETTINGS``) is
+left out of the key while it is None, its default, so the runs of an older store stay the
+same runs; readers see it as absent (``run.get(key)`` is None).  The primary key ``(run_id, seed)`` makes a duplicate row
 impossible.  The library version is recorded per row but is not part of the key, so upgrading
 the library continues a run rather than restarting it (``aisle report`` lists the versions).
 
@@ -32,12 +34,15 @@ import time
 
 import numpy as np
 
-from rules.errors import AisleError
+from rules.errors import AisleError, shorten
+
+from .result import SOLVED, UNKNOWN, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
 
 APPLICATION_ID = 0x41534C45          # "ASLE"
 SCHEMA_VERSION = 1
-VERDICT_CODES = ("unknown", "solved", "unsolvable")   # code -> verdict text (batches use codes)
-UNKNOWN_CODE, SOLVED_CODE, UNSOLVABLE_CODE = 0, 1, 2
+UNKNOWN_CODE, SOLVED_CODE, UNSOLVABLE_CODE = VERDICT_CODE[UNKNOWN], VERDICT_CODE[SOLVED], VERDICT_CODE[UNSOLVABLE]
+CORE_SETTINGS = ("game", "numbering", "rules", "options", "timeout", "max_nodes")   # always in the key
+BATCH_COLUMNS = ("seed", "verdict", "length", "nodes", "seconds")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -75,8 +80,43 @@ class StoreError(AisleError, ValueError):
 
 
 def settings_key(settings):
-    """Canonical JSON of a settings dict: the identity of a run."""
-    return json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    """Canonical JSON of a settings dict: the identity of a run.  Settings beyond
+    ``CORE_SETTINGS`` are left out while None (see the module docstring)."""
+    missing = [key for key in CORE_SETTINGS if key not in settings]
+    if missing:
+        raise StoreError(f"run settings {shorten(settings)} lack {', '.join(missing)}")
+    kept = {key: value for key, value in settings.items() if key in CORE_SETTINGS or value is not None}
+    return json.dumps(kept, sort_keys=True, separators=(",", ":"))
+
+
+def check_batch(batch):
+    """Refuse a batch whose columns could store a false or partial verdict: columns of unequal
+    length, a verdict code that is none of the three, a length on a deal not solved (or none on
+    one solved), negative nodes or seconds, a seed twice.  Returns the number of rows."""
+    if not isinstance(batch, dict) or any(name not in batch for name in BATCH_COLUMNS):
+        raise StoreError(f"a batch must be a dict of the columns {', '.join(BATCH_COLUMNS)}, "
+                         f"got {shorten(batch)}")
+    cols = {name: np.asarray(batch[name]) for name in BATCH_COLUMNS}
+    n = cols["seed"].shape[0] if cols["seed"].ndim == 1 else -1
+    if n < 0 or any(c.shape != (n,) for c in cols.values()):
+        raise StoreError("batch columns of unequal shapes: "
+                         + ", ".join(f"{k} {c.shape}" for k, c in cols.items()))
+    verdict, length = cols["verdict"], cols["length"]
+    problems = (
+        ("verdict code", ~np.isin(verdict, (UNKNOWN_CODE, SOLVED_CODE, UNSOLVABLE_CODE))),
+        ("length", (verdict == SOLVED_CODE) != (length >= 0)),
+        ("node count", cols["nodes"] < -1),
+        ("seconds", ~(cols["seconds"] >= 0)),
+    )
+    for what, bad in problems:
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise StoreError(f"refusing to store a batch with a bad {what} at row {i} "
+                             f"(seed {cols['seed'][i]!r})")
+    seeds, counts = np.unique(cols["seed"], return_counts=True)
+    if np.any(counts > 1):
+        raise StoreError(f"refusing to store a batch with seed {seeds[counts > 1][0]!r} twice")
+    return n
 
 
 class ResultsStore:
@@ -230,8 +270,9 @@ class ResultsStore:
 
         A seed already stored for this run is kept as it is (a second client on the same store
         may have solved it first), unless ``replace`` (used to retry unknown deals).  Returns the
-        number of rows written.
+        number of rows written.  A malformed batch is refused (:func:`check_batch`).
         """
+        check_batch(batch)
         verdicts = [VERDICT_CODES[v] for v in batch["verdict"].tolist()]
         length = [None if x < 0 else x for x in batch["length"].tolist()]
         nodes = [None if x < 0 else x for x in batch["nodes"].tolist()]

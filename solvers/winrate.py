@@ -3,12 +3,15 @@
 :func:`estimate_win_rate` splits the seeds into batches, leaves out the seeds the results store
 already holds for the same settings, solves the rest in worker processes and writes each batch
 back in one transaction as it arrives.  Running it again continues where it stopped; a run
-killed at any moment loses at most the batches in flight (see :mod:`solvers.store`).
+stopped at any moment, by Ctrl-C, ``kill`` or ``kill -9``, loses at most the batches in flight
+and never leaves a partial batch (see :mod:`solvers.store`).
 
 Why processes and not threads: the search drivers are Python around Numba kernels, so threads
 would serialise on the GIL between kernel calls.  Workers start with ``spawn`` (safe with Numba's
 threads on every platform) and load the kernels from Numba's on-disk cache once each.  Only the
-client writes to SQLite; workers return plain numpy columns.
+client writes to SQLite; workers return plain numpy columns.  Workers ignore Ctrl-C (the client
+stops them) and watch the client: if it dies, even by ``kill -9``, they exit within moments, and
+multiprocessing's resource tracker, which lives as long as they do, exits after them.
 
 A solver marked ``IN_PROCESS`` (Clock's forced play) is the exception: its batch kernel is
 faster than SQLite can store the rows, and only the client writes, so worker processes would add
@@ -19,21 +22,30 @@ At most ``2 * jobs`` batches are in flight, which bounds memory and the work a k
 The Dask path (``dask="tcp://host:8786"`` or ``"local"``) sends the same batches through
 ``distributed.Client.submit``; the store, resume and counting are the same code.
 """
+import math
+import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from rules.errors import InvalidOptionError
+from rules.errors import AisleError, InvalidOptionError, InvalidSeedError, shorten
 
 from . import __version__
 from . import get_solver
 from .dispatch import make_settings, solve_batch, warmup
 from .seeds import parse_seeds
-from .stats import WinRate, win_rate
-from .store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
+from .stats import WinRate, win_rate, z_value
+from .store import (CORE_SETTINGS, SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore,
+                    StoreError)
 
+IN_MEMORY = ":memory:"
+PARENT_GONE_EXIT = 70        # a worker's exit code when it leaves because its client died
+
+
+class WorkerError(AisleError, RuntimeError):
+    """A worker process died in the middle of a batch (killed, or out of memory)."""
 
 
 @dataclass
@@ -43,10 +55,11 @@ class Estimate:
     settings: dict
     seeds: str                 # canonical seed text
     stats: WinRate             # over every requested seed stored (resumed ones included)
-    new_deals: int             # deals solved by this call
+    new_deals: int             # deals this call ran (each won, unsolvable or unknown)
     resumed_deals: int         # deals found in the store and skipped
     seconds: float
-    db: str
+    db: str                    # the store's path, or ":memory:" when nothing is kept
+    new_counts: dict = field(default_factory=dict)   # {"solved", "unsolvable", "unknown"} of new_deals
 
     @property
     def rate(self):
@@ -57,12 +70,34 @@ class Estimate:
         return self.stats.low, self.stats.high
 
     def summary(self):
-        s, w = self.settings, self.stats
-        opts = options_text(s["options"])
-        return (f"{s['game']} seeds {self.seeds} ({s['numbering']} numbering, rules {s['rules']}, "
-                f"options {opts}, limits {limits_text(s)}): {w.deals} deals, {w.won} won, "
-                f"{w.unsolvable} unsolvable, {w.unknown} unknown; win rate {w.text()} "
-                f"({100 * w.confidence:g}% Wilson interval)")
+        w = self.stats
+        return (f"{self.settings['game']} seeds {self.seeds} ({settings_text(self.settings)}): "
+                f"{w.deals} deals, {w.won} won, {w.unsolvable} unsolvable, {w.unknown} unknown; "
+                f"win rate {w.text()} ({100 * w.confidence:g}% Wilson interval)")
+
+    def run_text(self):
+        """What this call did, e.g. ``1000000 deals run now (76719 won, 923281 unsolvable, 0 unknown),
+        0 already stored in results.sqlite``."""
+        c = self.new_counts
+        where = ("kept in memory only, nothing stored" if self.db == IN_MEMORY
+                 else f"{self.resumed_deals} already stored in {self.db}")
+        return (f"{self.new_deals} deals run now ({c.get('solved', 0)} won, {c.get('unsolvable', 0)} "
+                f"unsolvable, {c.get('unknown', 0)} unknown), {where}")
+
+
+def settings_text(settings):
+    """``rules open, aisleriot numbering, options spots=on, limits timeout=10s`` plus any setting
+    beyond the core ones (such as who plays) that is not left at its default."""
+    parts = [f"rules {settings['rules']}", f"{settings['numbering']} numbering",
+             f"options {options_text(settings['options'])}", f"limits {limits_text(settings)}"]
+    parts += [f"{key} {value}" for key, value in extra_settings(settings).items()]
+    return ", ".join(parts)
+
+
+def extra_settings(settings):
+    """Settings beyond :data:`solvers.store.CORE_SETTINGS` that are set (not None), sorted."""
+    skip = set(CORE_SETTINGS) | {"run_id", "created"}
+    return {k: settings[k] for k in sorted(settings) if k not in skip and settings[k] is not None}
 
 
 def limits_text(settings):
@@ -74,13 +109,54 @@ def limits_text(settings):
     return ",".join(parts) or "none"
 
 
-def default_jobs():
-    import os
+def options_text(options):
+    return ",".join(f"{k}={'on' if v else 'off'}" for k, v in sorted(options.items())) or "-"
 
+
+def default_jobs():
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
+
+
+# ---- argument checks ------------------------------------------------------------------------------
+def _count(name, value):
+    """A whole number >= 1 (None stays None); anything else raises InvalidOptionError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidOptionError(f"{name} {shorten(value)} must be a whole number of at least 1")
+    return int(value)
+
+
+def _flag(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidOptionError(f"{name} {shorten(value)} must be True or False")
+    return bool(value)
+
+
+def _db_path(db):
+    """The store's path: None (or ":memory:") keeps results in memory; an empty path is refused,
+    since SQLite would quietly use an anonymous temporary file and lose every result."""
+    if db is None:
+        return IN_MEMORY
+    if not isinstance(db, (str, os.PathLike)) or isinstance(os.fspath(db), bytes):
+        raise InvalidOptionError(f"results database {shorten(db)} must be a path")
+    path = os.fspath(db)
+    if not path.strip():
+        raise InvalidOptionError(f"results database path {path!r} is empty (give a file name, or "
+                                 "no database at all to keep results in memory)")
+    return path
+
+
+def _dask_address(dask):
+    if dask is None:
+        return None
+    if not isinstance(dask, str) or not dask.strip():
+        raise InvalidOptionError(f"dask {shorten(dask)} must be a scheduler address such as "
+                                 "'tcp://host:8786', or 'local'")
+    return dask.strip()
 
 
 def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeout=None,
@@ -92,23 +168,22 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
     SQLite results store (``None``: in memory, nothing kept).  ``jobs``: worker processes (default:
     every core, except for solvers marked ``IN_PROCESS``; 1 runs in this process).  ``dask``: a
     scheduler address or ``"local"``.  ``retry_unknown``: solve again the deals stored as unknown
-    (with the same limits).  ``progress``: a tqdm bar on stderr.
+    (with the same limits).  ``progress``: a tqdm bar on stderr.  Every bad argument raises an
+    :class:`rules.errors.AisleError` subclass quoting it, before anything is solved or written.
     """
     started = time.perf_counter()
+    if numbering is not None and (not isinstance(numbering, str) or not numbering):
+        raise InvalidSeedError(f"numbering {shorten(numbering)} must be a numbering name such as 'aisleriot'")
     settings = make_settings(game, numbering, rules, options, timeout, max_nodes)
     solver = get_solver(settings["game"])
     seedset = parse_seeds(seeds, settings["numbering"])
-    if dask is not None:
-        jobs = default_jobs() if jobs is None else int(jobs)     # workers of --dask local
-    elif jobs is None:  # a solver that batches in-process: the store is the bottleneck (docstring)
-        jobs = 1 if solver.IN_PROCESS else default_jobs()
-    jobs = int(jobs)
-    if jobs < 1:
-        raise InvalidOptionError(f"jobs {jobs!r} must be at least 1")
-    size = int(batch_size or solver.BATCH_SIZE)
-    if size < 1:
-        raise InvalidOptionError(f"batch size {size!r} must be at least 1")
-    store = ResultsStore(db if db is not None else ":memory:")
+    jobs, size = _count("jobs", jobs), _count("batch_size", batch_size) or solver.BATCH_SIZE
+    dask, path = _dask_address(dask), _db_path(db)
+    progress, retry_unknown = _flag("progress", progress), _flag("retry_unknown", retry_unknown)
+    z_value(confidence)
+    if jobs is None:   # a solver that batches in-process: the store is the bottleneck (docstring)
+        jobs = 1 if solver.IN_PROCESS and dask is None else default_jobs()
+    store = ResultsStore(path)
     try:
         run_id = store.run_id(settings)
         done = store.done_seeds(run_id, seedset, include_unknown=not retry_unknown)
@@ -141,26 +216,29 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
         counts = store.counts(run_id, seedset)
         stats = win_rate(counts["solved"], counts["unsolvable"], counts["unknown"], confidence)
         return Estimate(settings, str(seedset), stats, tracker.new, int(done.size),
-                        time.perf_counter() - started, db if db is not None else ":memory:")
+                        time.perf_counter() - started, path, dict(tracker.new_counts))
     finally:
         store.close()
 
 
 class _Tracker:
-    """Running counts for the progress bar's win rate and interval."""
+    """Running counts for the progress bar's win rate and interval, and this run's own counts."""
 
     def __init__(self, counts, bar, confidence):
         self.won, self.lost, self.unknown = counts["solved"], counts["unsolvable"], counts["unknown"]
         self.bar, self.confidence, self.new = bar, confidence, 0
+        self.new_counts = dict.fromkeys(("solved", "unsolvable", "unknown"), 0)
 
     def add(self, batch):
         v = batch["verdict"]
-        n = int(v.shape[0])
-        self.won += int(np.count_nonzero(v == SOLVED_CODE))
-        self.lost += int(np.count_nonzero(v == UNSOLVABLE_CODE))
-        self.unknown += int(np.count_nonzero(v == UNKNOWN_CODE))
-        self.new += n
-        self.bar.update(n)
+        won = int(np.count_nonzero(v == SOLVED_CODE))
+        lost = int(np.count_nonzero(v == UNSOLVABLE_CODE))
+        unknown = int(np.count_nonzero(v == UNKNOWN_CODE))
+        self.won, self.lost, self.unknown = self.won + won, self.lost + lost, self.unknown + unknown
+        for key, n in (("solved", won), ("unsolvable", lost), ("unknown", unknown)):
+            self.new_counts[key] += n
+        self.new += int(v.shape[0])
+        self.bar.update(int(v.shape[0]))
         self.show()
 
     def show(self):
@@ -195,12 +273,41 @@ def _progress(enabled, total, initial, game):
 
 # ---- local processes ------------------------------------------------------------------------------
 def _worker_init(settings):
+    """Start of a worker: Ctrl-C is the client's to handle (it stops the workers), the worker
+    leaves when the client dies, and the kernels are loaded before the first batch."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
     warmup(settings)
+
+
+def _exit_with_parent():
+    """Exit this process as soon as the process that started it is gone.
+
+    A spawned child holds the read end of a pipe whose write end only its parent holds, so the
+    pipe (``parent_process().sentinel``) becomes readable when the parent dies, however it dies.
+    A daemon thread waits on it; the kernels release the GIL, so the thread runs even mid-search.
+    """
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch():
+        wait([parent.sentinel])
+        os._exit(PARENT_GONE_EXIT)
+
+    threading.Thread(target=watch, name="aisle-exit-with-parent", daemon=True).start()
 
 
 def _run_processes(settings, batches, record, jobs):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
@@ -219,8 +326,32 @@ def _run_processes(settings, batches, record, jobs):
             for fut in finished:
                 record(fut.result())
         clean = True
+    except BrokenProcessPool:
+        raise WorkerError("a worker process died in the middle of a batch (killed, or out of "
+                          "memory?); the batches already stored stay, run again to continue") from None
     finally:
-        pool.shutdown(wait=clean, cancel_futures=True)
+        if clean:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
+
+
+def _stop_workers(pool):
+    """Stop a process pool now, workers included: their batches in flight are lost (nothing of
+    them was stored), and waiting for them could take as long as a batch."""
+    terminate = getattr(pool, "terminate_workers", None)          # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
 
 
 # ---- Dask ---------------------------------------------------------------------------------------
@@ -229,16 +360,19 @@ def _run_dask(address, settings, batches, record, jobs):
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InvalidOptionError("--dask needs dask.distributed: pip install 'aisle-solvers[dask]'") from None
+    import logging
+
     cluster = None
-    if address == "local":
+    if address == "local":   # its workers' warnings about batches cancelled by Ctrl-C are noise
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:
             client = Client(address, timeout=10)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise InvalidOptionError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        except Exception as exc:        # distributed raises many kinds for a bad or dead address
+            reason = str(exc) or type(exc).__name__
+            raise InvalidOptionError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * max(workers, jobs if cluster is not None else workers)
@@ -259,61 +393,120 @@ def _run_dask(address, settings, batches, record, jobs):
         if cluster is not None:
             cluster.close()
 
+
 # ---- reading a store back: the report ---------------------------------------------------------
 def summarize(db, confidence=0.95):
-    """One dict per run stored in ``db`` (a path or an open ResultsStore): settings and counts."""
+    """One dict per run stored in ``db`` (a path or an open ResultsStore): settings and counts.
+
+    Settings beyond the core ones (see :func:`extra_settings`) get a key in every row, None
+    where a run leaves them at their default, so CSV columns stay the same across rows."""
+    z_value(confidence)
     store = db if isinstance(db, ResultsStore) else ResultsStore(db, readonly=True)
     try:
+        runs = store.runs()
+        extras = sorted({key for run in runs for key in extra_settings(run)})
         out = []
-        for run in store.runs():
+        for run in runs:
             counts = store.counts(run["run_id"])
             w = win_rate(counts["solved"], counts["unsolvable"], counts["unknown"], confidence)
-            out.append({
-                "game": run["game"], "numbering": run["numbering"], "rules": run["rules"],
-                "options": options_text(run["options"]), "limits": limits_text(run),
-                "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
-                "win_rate": None if w.rate != w.rate else w.rate,
-                "low": w.low, "high": w.high, "confidence": confidence,
-                "versions": ",".join(store.versions(run["run_id"])), "run_id": run["run_id"],
-            })
+            row = summary_row(run, w)
+            row.update({key: run.get(key) for key in extras})
+            row.update(versions=",".join(store.versions(run["run_id"])), run_id=run["run_id"])
+            out.append(row)
         return out
     finally:
         if store is not db:
             store.close()
 
 
-def options_text(options):
-    return ",".join(f"{k}={'on' if v else 'off'}" for k, v in sorted(options.items())) or "-"
+def summary_row(settings, stats):
+    """The report's fields for one run: settings and a :class:`solvers.stats.WinRate`."""
+    w = stats
+    return {"game": settings["game"], "numbering": settings["numbering"], "rules": settings["rules"],
+            "options": options_text(settings["options"]), "limits": limits_text(settings),
+            "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
+            "win_rate": None if math.isnan(w.rate) else w.rate, "low": w.low, "high": w.high,
+            "confidence": w.confidence}
+
+
+_TABLE = (("game", "game"), ("numbering", "numbering"), ("rules", "rules"), ("options", "options"),
+          ("limits", "limits"))
+_COUNTS = (("deals", "deals"), ("won", "won"), ("unsolvable", "unsolvable"), ("unknown", "unknown"))
 
 
 def format_table(rows):
-    """Fixed-width text table of :func:`summarize` rows."""
-    head = ["game", "numbering", "rules", "options", "limits", "deals", "won", "unsolvable", "unknown",
-            "win rate", f"{100 * (rows[0]['confidence'] if rows else 0.95):g}% Wilson interval"]
+    """Fixed-width text table of :func:`summarize` rows (extra settings get their own columns)."""
+    extras = [k for k in (rows[0] if rows else {}) if k not in _KNOWN_FIELDS]
+    confidence = rows[0]["confidence"] if rows else 0.95
+    head = ([title for _, title in _TABLE] + extras + [title for _, title in _COUNTS]
+            + ["win rate", f"{100 * confidence:g}% Wilson interval"])
     body = []
     for r in rows:
         rate = "n/a" if r["win_rate"] is None else f"{100 * r['win_rate']:.3f}%"
-        body.append([r["game"], r["numbering"], r["rules"], r["options"], r["limits"], str(r["deals"]),
-                     str(r["won"]), str(r["unsolvable"]), str(r["unknown"]), rate,
-                     f"[{100 * r['low']:.3f}%, {100 * r['high']:.3f}%]"])
+        body.append([str(r[key]) for key, _ in _TABLE] + ["-" if r[k] is None else str(r[k]) for k in extras]
+                    + [str(r[key]) for key, _ in _COUNTS]
+                    + [rate, f"[{100 * r['low']:.3f}%, {100 * r['high']:.3f}%]"])
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
-    numeric = {5, 6, 7, 8, 9}
+    first_number = len(_TABLE) + len(extras)
     lines = []
     for row in [head] + body:
-        cells = [c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c.rjust(w) if first_number <= i < len(head) - 1 else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
 
-def plot_report(db, path, confidence=0.95, max_points=2000):
-    """Draw, per run: the running win rate with its interval band, and histograms of time and length."""
-    try:
-        import matplotlib
+_KNOWN_FIELDS = {key for key, _ in _TABLE + _COUNTS} | {"win_rate", "low", "high", "confidence", "versions",
+                                                      "run_id"}
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+
+def plot_target(path):
+    """The file ``--plot`` will write, checked before anything is read or drawn: ``(path, format)``.
+
+    The format is the extension, which must be one matplotlib can write; a name without one
+    gets ``.png`` (as matplotlib itself would add), and the returned path says so.  A directory,
+    or a file in a directory that does not exist, is refused.
+    """
+    if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes) or not os.fspath(path).strip():
+        raise InvalidOptionError(f"plot file {shorten(path)} must be a file name such as winrate.png")
+    path = os.fspath(path)
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise InvalidOptionError("--plot needs matplotlib: pip install 'aisle-solvers[plot]'") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if os.path.isdir(path):
+        raise InvalidOptionError(f"plot file {path!r} is a directory (give a file name such as winrate.png)")
+    stem, ext = os.path.splitext(path)
+    fmt = ext[1:].lower()
+    if not fmt:
+        path, fmt = path.rstrip(".") + ".png", "png"
+        if os.path.isdir(path):
+            raise InvalidOptionError(f"plot file {path!r} is a directory (give a file name such as winrate.png)")
+    elif fmt not in formats:
+        raise InvalidOptionError(f"cannot draw a plot as {ext!r} ({path!r}); matplotlib writes "
+                                 f"{', '.join('.' + f for f in sorted(formats))}")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise InvalidOptionError(f"cannot write plot {path!r}: directory {parent!r} does not exist")
+    return path, fmt
+
+
+def plot_title(run):
+    """A plot's title: the game and every setting that tells its runs apart."""
+    return f"{run['game']}: {settings_text(run)}"
+
+
+def plot_report(db, path, confidence=0.95, max_points=2000):
+    """Draw, per run: the running win rate with its interval band, and histograms of time and
+    length.  Returns the path written (``path``, with ``.png`` added if it had no extension)."""
+    path, fmt = plot_target(path)
+    z_value(confidence)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     from .stats import running_interval
 
     store = ResultsStore(db, readonly=True)
@@ -323,42 +516,37 @@ def plot_report(db, path, confidence=0.95, max_points=2000):
         store.close()
     runs = [(run, cols) for run, cols in runs if cols["seed"].size]
     if not runs:
-        from .store import StoreError
-
         raise StoreError(f"results database {db!r} holds no deals to plot")
     fig, axes = plt.subplots(len(runs), 3, figsize=(15, 3.8 * len(runs)), squeeze=False)
-    for (run, cols), (ax_rate, ax_time, ax_len) in zip(runs, axes):
-        title = f"{run['game']} ({run['numbering']}, {options_text(run['options'])}, limits {limits_text(run)})"
-        n, rate, low, high = running_interval(cols["verdict"] == SOLVED_CODE, cols["verdict"] == UNKNOWN_CODE,
-                                              confidence)
-        idx = np.unique(np.geomspace(1, n.size, num=min(max_points, n.size)).astype(np.int64) - 1)
-        ax_rate.fill_between(n[idx], 100 * low[idx], 100 * high[idx], alpha=0.3,
-                             label=f"{100 * confidence:g}% Wilson interval")
-        ax_rate.plot(n[idx], 100 * rate[idx], lw=1, label="win rate")
-        ax_rate.set_xscale("log")
-        ax_rate.set_xlabel("deals (in seed order)")
-        ax_rate.set_ylabel("win rate (%)")
-        ax_rate.set_title(title, fontsize=9)
-        ax_rate.legend(fontsize=8)
-        ax_time.hist(cols["seconds"], bins=50)
-        ax_time.set_xlabel("seconds per deal")
-        ax_time.set_ylabel("deals")
-        lengths = cols["length"][cols["length"] >= 0]
-        if lengths.size:
-            span = int(lengths.max() - lengths.min()) + 1
-            bins = np.arange(lengths.min(), lengths.max() + 2) - 0.5 if span <= 60 else 50
-            ax_len.hist(lengths, bins=bins)
-        else:
-            ax_len.text(0.5, 0.5, "no solved deal", ha="center", va="center", transform=ax_len.transAxes)
-        ax_len.set_xlabel("solution length (moves)")
-        ax_len.set_ylabel("solved deals")
-    fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
-    except OSError as exc:
-        from .store import StoreError
-
-        raise StoreError(f"cannot write plot {path!r}: {exc}") from None
+        for (run, cols), (ax_rate, ax_time, ax_len) in zip(runs, axes):
+            n, rate, low, high = running_interval(cols["verdict"] == SOLVED_CODE,
+                                                  cols["verdict"] == UNKNOWN_CODE, confidence)
+            idx = np.unique(np.geomspace(1, n.size, num=min(max_points, n.size)).astype(np.int64) - 1)
+            ax_rate.fill_between(n[idx], 100 * low[idx], 100 * high[idx], alpha=0.3,
+                                 label=f"{100 * confidence:g}% Wilson interval")
+            ax_rate.plot(n[idx], 100 * rate[idx], lw=1, label="win rate")
+            ax_rate.set_xscale("log")
+            ax_rate.set_xlabel("deals (in seed order)")
+            ax_rate.set_ylabel("win rate (%)")
+            ax_rate.set_title(plot_title(run), fontsize=9, loc="left")
+            ax_rate.legend(fontsize=8)
+            ax_time.hist(cols["seconds"], bins=50)
+            ax_time.set_xlabel("seconds per deal")
+            ax_time.set_ylabel("deals")
+            lengths = cols["length"][cols["length"] >= 0]
+            if lengths.size:
+                span = int(lengths.max() - lengths.min()) + 1
+                bins = np.arange(lengths.min(), lengths.max() + 2) - 0.5 if span <= 60 else 50
+                ax_len.hist(lengths, bins=bins)
+            else:
+                ax_len.text(0.5, 0.5, "no solved deal", ha="center", va="center", transform=ax_len.transAxes)
+            ax_len.set_xlabel("solution length (moves)")
+            ax_len.set_ylabel("solved deals")
+        fig.tight_layout()
+        fig.savefig(path, format=fmt, dpi=100)
+    except (OSError, RuntimeError) as exc:
+        raise InvalidOptionError(f"cannot write plot {path!r}: {exc}") from None
     finally:
         plt.close(fig)
     return path

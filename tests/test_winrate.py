@@ -21,7 +21,7 @@ from solvers.cli import main as cli_main
 from solvers.seeds import SeedSet, parse_seeds
 from solvers.stats import running_interval, wilson_interval, win_rate
 from solvers.store import ResultsStore, StoreError
-from solvers.winrate import estimate_win_rate, summarize
+from solvers.winrate import estimate_win_rate, format_table, plot_title, summarize
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -132,22 +132,16 @@ def test_freecell_uses_its_solver_and_unknown_is_never_unsolvable():
     assert tiny["verdict"] == "unknown" and tiny["length"] is None
 
 
-def test_game_without_solver_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr(dispatch, "_find_solver", lambda game: None)
-    with pytest.raises(dispatch.NoSolverError, match="no solver for freecell"):
-        estimate_win_rate("freecell", "1-3", jobs=1)
-    assert issubclass(dispatch.NoSolverError, AisleError)
-
-
 def test_rule_modes_are_checked_before_anything_runs(tmp_path):
     with pytest.raises(AisleError, match="rule mode"):
         dispatch.make_settings("clock", rules="relaxed")
     with pytest.raises(AisleError, match="no rule mode 'bogus'"):
-        estimate_win_rate("freecell", "1-3", rules="bogus", db=tmp_path / "r.sqlite")
+        estimate_win_rate("ten-across", "1-3", rules="bogus", db=tmp_path / "r.sqlite")
     assert not (tmp_path / "r.sqlite").exists()
 
 
 # ---- the estimate -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_clock_one_million_deals_interval_contains_one_thirteenth():
     t = time.perf_counter()
     est = estimate_win_rate("clock", "1-1000000", jobs=1)
@@ -173,6 +167,7 @@ def test_resume_in_process_gives_the_same_table_without_duplicates(tmp_path):
         assert conn.execute("SELECT count(*), count(DISTINCT seed) FROM results").fetchone() == (5011, 5011)
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "solvers", "winrate", "clock", "--seeds", "1-150000",
@@ -212,14 +207,14 @@ def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
 
 def test_different_settings_are_kept_apart(tmp_path):
     db = tmp_path / "mixed.sqlite"
-    small = estimate_win_rate("freecell", "2-4", db=db, jobs=1, max_nodes=10)
-    big = estimate_win_rate("freecell", "2-4", db=db, jobs=1, max_nodes=100_000)
-    assert small.new_deals == 3 and big.new_deals == 3        # nothing reused across settings
-    assert small.stats.unknown >= 1 and small.stats.unsolvable == 0   # a limit is never a loss
-    assert big.stats.won == 3
+    small = estimate_win_rate("ten-across", "1-4", db=db, jobs=1, max_nodes=10)
+    big = estimate_win_rate("ten-across", "1-4", db=db, jobs=1, max_nodes=100_000)
+    assert small.new_deals == 4 and big.new_deals == 4        # nothing reused across settings
+    assert small.stats.unknown == 4 and small.stats.unsolvable == 0   # a limit is never a loss
+    assert big.stats.unknown == 0 and big.stats.won >= 1
     rows = summarize(str(db))
     assert sorted((r["limits"], r["deals"], r["won"], r["unknown"]) for r in rows) == sorted([
-        ("max_nodes=10", 3, small.stats.won, small.stats.unknown), ("max_nodes=100000", 3, 3, 0)])
+        ("max_nodes=10", 4, 0, 4), ("max_nodes=100000", 4, big.stats.won, 0)])
     # the same settings given differently (options in another order, default numbering) are one run
     with ResultsStore(db) as store:
         a = store.run_id({"game": "g", "numbering": "n", "rules": "r", "options": {"x": True, "y": False},
@@ -232,6 +227,7 @@ def test_different_settings_are_kept_apart(tmp_path):
     assert dispatch.make_settings("freecell")["numbering"] == "microsoft"
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_results_as_local_processes(tmp_path):
     from distributed import LocalCluster
 
@@ -318,7 +314,7 @@ def test_winrate_command_prints_only_the_table_on_stdout(tmp_path, capsys):
 def test_report_table_exports_and_plot(tmp_path, capsys):
     db = tmp_path / "rep.sqlite"
     est = estimate_win_rate("clock", "1-3000", db=db, jobs=1)
-    estimate_win_rate("freecell", "3", db=db, jobs=1, max_nodes=10_000)
+    estimate_win_rate("ten-across", "3", db=db, jobs=1, max_nodes=10_000)
     code, out, _ = _run_cli(capsys, "report", str(db))
     assert code == 0 and len(out.splitlines()) == 3
     code, out, _ = _run_cli(capsys, "report", str(db), "--export", "json")
@@ -358,3 +354,168 @@ def test_aisle_command_has_winrate_and_report():
     args = build_parser().parse_args(["winrate", "clock", "--seeds", "1-10"])
     assert args.func is cli_winrate.cmd_winrate
     assert build_parser().parse_args(["report", "x.sqlite"]).func is cli_winrate.cmd_report
+
+
+# ---- every bad argument is refused, quoting it, before anything runs or is written --------------------
+@pytest.mark.parametrize("name, value, quoted", [(case + (None,))[:3] for case in [
+    ("jobs", 0), ("jobs", -1), ("jobs", 1.5), ("jobs", "2"), ("jobs", True),
+    ("batch_size", 0), ("batch_size", -3), ("batch_size", 2.5), ("batch_size", "x"), ("batch_size", False),
+    ("timeout", 0), ("timeout", -1.0), ("timeout", "x"), ("timeout", float("nan")), ("timeout", float("inf")),
+    ("max_nodes", 0), ("max_nodes", 1.5), ("max_nodes", "10"),
+    ("rules", "bogus"), ("rules", None), ("numbering", "bogus"), ("numbering", ""), ("numbering", 3),
+    ("options", {"nope": 1}, "'nope'"), ("options", "spots=off"), ("options", {"spots": "maybe"}, "'maybe'"),
+    ("dask", ""), ("dask", 3), ("dask", "  "),
+    ("db", ""), ("db", "   "), ("db", 3), ("db", b"r.sqlite"),
+    ("progress", "yes"), ("retry_unknown", 1), ("confidence", 2), ("confidence", "x"), ("confidence", 0),
+]])
+def test_every_bad_argument_is_an_aisle_error_quoting_it(tmp_path, monkeypatch, name, value, quoted):
+    monkeypatch.chdir(tmp_path)
+    kwargs = {"jobs": 1, name: value}
+    with pytest.raises(AisleError) as err:
+        estimate_win_rate("ten-across", "1-2", **kwargs)
+    quoted = quoted or repr(value)
+    assert quoted in str(err.value) or str(value) in str(err.value), str(err.value)
+    assert list(tmp_path.iterdir()) == []                     # no file left behind (db '' included)
+
+
+@pytest.mark.parametrize("seeds", ["5-3", None, 3.5, [1.5], -1, [], object(), True, "1,,2"])
+def test_bad_seeds_are_an_aisle_error(seeds):
+    with pytest.raises(InvalidSeedError):
+        estimate_win_rate("zebra", seeds, jobs=1)
+
+
+def test_cannot_reach_a_dask_scheduler_is_an_aisle_error():
+    for address in ("nonsense address", "tcp://", "local:x"):
+        with pytest.raises(AisleError, match="cannot reach the Dask scheduler"):
+            estimate_win_rate("zebra", "1-2", dask=address)
+
+
+def test_malformed_batches_are_never_stored(tmp_path):
+    from solvers.base import empty_columns
+
+    with ResultsStore(tmp_path / "b.sqlite") as store:
+        run = store.run_id(dispatch.make_settings("zebra"))
+        good = empty_columns(np.array([1, 2], np.int64))
+        good["verdict"][:] = [1, 2]
+        good["length"][0] = 30
+        bad_cases = []
+        for column, row, value in (("verdict", 0, 7), ("length", 1, 12), ("length", 0, -1),
+                                   ("seconds", 0, float("nan")), ("nodes", 0, -5), ("seed", 1, 1)):
+            batch = {k: v.copy() for k, v in good.items()}
+            batch[column][row] = value
+            bad_cases.append(batch)
+        bad_cases.append(dict(good, seconds=good["seconds"][:1]))
+        bad_cases.append({k: v for k, v in good.items() if k != "nodes"})
+        for batch in bad_cases:
+            with pytest.raises(StoreError, match="batch"):
+                store.add_batch(run, batch, "test")
+        assert store.counts(run) == {"solved": 0, "unsolvable": 0, "unknown": 0}
+        assert store.add_batch(run, good, "test") == 2
+
+
+# ---- the database argument --------------------------------------------------------------------------
+def test_empty_db_path_is_refused_not_a_temporary_database(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-5", "--db", "", "--jobs", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "''" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_db_and_db_together_are_refused(tmp_path, capsys):
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["winrate", "zebra", "--seeds", "1-5", "--no-db", "--db", str(db)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--db" in err and "--no-db" in err
+    assert not db.exists()
+
+
+def test_db_defaults_to_results_sqlite_in_the_current_directory(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-3", "--jobs", "1")
+    assert code == 0 and (tmp_path / cli_winrate.DEFAULT_DB).exists()
+
+
+def test_the_summary_line_says_what_was_run_and_what_was_already_stored(tmp_path, capsys):
+    db = tmp_path / "r.sqlite"
+    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-2000", "--db", str(db))
+    est = estimate_win_rate("clock", "1-2000", jobs=1)
+    w = est.stats
+    assert "deals solved" not in err
+    assert (f"2000 deals run now ({w.won} won, {w.unsolvable} unsolvable, 0 unknown), "
+            f"0 already stored in {db}") in err
+    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-2500", "--db", str(db))
+    assert "500 deals run now (" in err and f"2000 already stored in {db}" in err
+    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-10", "--no-db")
+    assert "10 deals run now (" in err and "kept in memory only" in err
+    assert est.new_counts == {"solved": w.won, "unsolvable": w.unsolvable, "unknown": 0}
+
+
+# ---- settings a later version adds (such as who plays) -----------------------------------------------
+def test_a_new_setting_left_at_its_default_keeps_old_runs(tmp_path):
+    from solvers.store import settings_key
+
+    db = tmp_path / "r.sqlite"
+    old = estimate_win_rate("clock", "1-100", db=db, jobs=1)
+    settings = dict(old.settings)
+    assert settings_key(dict(settings, player=None)) == settings_key(settings)
+    assert settings_key(dict(settings, player="greedy")) != settings_key(settings)
+    with ResultsStore(db) as store:
+        assert store.run_id(dict(settings, player=None)) == store.run_id(settings)
+        other = store.run_id(dict(settings, player="greedy"))
+        store.add_batch(other, dispatch.solve_batch(settings, np.arange(1, 11, dtype=np.int64)), "test")
+        runs = store.runs()
+    assert [run.get("player") for run in runs] == [None, "greedy"]
+    rows = summarize(str(db))
+    assert [(r["player"], r["deals"]) for r in rows] == [(None, 100), ("greedy", 10)]
+    lines = format_table(rows).splitlines()
+    assert lines[0].split()[5] == "player" and lines[1].split()[5] == "-" and lines[2].split()[5] == "greedy"
+    assert "player greedy" in plot_title(runs[1]) and "player" not in plot_title(runs[0])
+
+
+# ---- report --plot ----------------------------------------------------------------------------------
+@pytest.fixture
+def two_rule_modes(tmp_path):
+    db = tmp_path / "modes.sqlite"
+    for rules in ("aisleriot", "open"):
+        estimate_win_rate("ten-across", "1-6", db=db, jobs=1, rules=rules, max_nodes=20_000)
+    return db
+
+
+@pytest.mark.parametrize("name", ["x.foo", "x.txt", "x.sqlite"])
+def test_plot_to_an_unsupported_format_is_refused_before_anything(two_rule_modes, capsys, name):
+    target = two_rule_modes.parent / name
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(target))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert repr(str(target)) in err and ".png" in err
+    assert not target.exists()
+
+
+def test_plot_to_a_directory_is_refused(two_rule_modes, capsys):
+    folder = two_rule_modes.parent / "plots"
+    folder.mkdir()
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(folder))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "directory" in err
+    assert list(folder.iterdir()) == [] and not (two_rule_modes.parent / "plots.png").exists()
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot",
+                              str(two_rule_modes.parent / "missing" / "x.png"))
+    assert code == 2 and "does not exist" in err
+
+
+def test_plot_names_the_file_it_really_wrote(two_rule_modes, capsys):
+    stem = two_rule_modes.parent / "winrate"
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(stem))
+    written = pathlib.Path(str(stem) + ".png")
+    assert code == 0 and written.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert err.strip() == f"aisle: wrote {written}"
+    svg = two_rule_modes.parent / "w.svg"
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(svg))
+    assert code == 0 and svg.read_text().lstrip().startswith("<?xml") and err.strip() == f"aisle: wrote {svg}"
+
+
+def test_plot_titles_tell_rule_modes_apart(two_rule_modes):
+    with ResultsStore(two_rule_modes, readonly=True) as store:
+        titles = [plot_title(run) for run in store.runs()]
+    assert len(set(titles)) == 2
+    assert "rules aisleriot" in titles[0] and "rules open" in titles[1]
+    assert all("aisleriot numbering" in t and "max_nodes=20000" in t for t in titles)
