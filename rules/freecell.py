@@ -706,6 +706,8 @@ class FreecellGame(Game):
             return str(move)
         if notation != "standard":
             raise InvalidOptionError(f"freecell has no move notation {shorten(notation)}; use 'aisleriot' or 'standard'")
+        if move.src >= N_SLOTS or move.kind == DRAG and (move.dst >= N_SLOTS or move.n < 1):
+            raise IllegalMoveError(f"{move} names no freecell slots (0..{N_SLOTS - 1}); no standard form")
         if move.kind == DBL and not FIRST_HOME <= move.src < FIRST_COL:
             f = _first_empty_free(np.asarray(array, dtype=STATE_DTYPE))
             if f < 0:

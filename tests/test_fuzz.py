@@ -162,6 +162,17 @@ def test_moves_never_crash(name, data):
 
 
 @FUZZ
+@given(fields=st.tuples(st.integers(0, 2), st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)))
+def test_any_encodable_move_formats_or_is_refused(fields):
+    for name in GAME_NAMES:
+        state = get_game(name).deal(2, "aisleriot")
+        for notation in ("aisleriot", "standard"):
+            text = refused_or_done(state.format_move, Move(*fields), notation)
+            if text is not None and name == "freecell" and notation == "standard":
+                assert refused_or_done(state.parse_move, text) is not None
+
+
+@FUZZ
 @given(code=st.one_of(st.integers(), st.integers(-10, 3 << 24), st.floats(), st.booleans(), st.none()))
 def test_move_codes_never_crash(code):
     state = get_game("clock").deal(1)
