@@ -1,7 +1,7 @@
 """Games by name.  Game modules are imported on first use, so importing ``rules`` stays cheap."""
 import importlib
 
-from .errors import UnknownGameError
+from .errors import UnknownGameError, shorten
 
 _MODULES = {
     "clock": "rules.clock",
@@ -19,7 +19,7 @@ def get_game(name):
     key = str(name).strip().lower()
     key = _ALIASES.get(key, key)
     if key not in _MODULES:
-        raise UnknownGameError(f"unknown game {name!r} (choose from {', '.join(GAME_NAMES)})")
+        raise UnknownGameError(f"unknown game {shorten(name)} (choose from {', '.join(GAME_NAMES)})")
     return importlib.import_module(_MODULES[key]).GAME
 
 
