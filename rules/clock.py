@@ -53,7 +53,7 @@ import numpy as np
 import numba
 
 from .cards import KING, aisleriot_card_str, card_str
-from .deals import _mt_seed, _shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
+from .deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
 from .errors import InvalidDealError, listing
 from .game import STATE_DTYPE, Game, Kernels, Outcome
 from .layout import Layout
@@ -313,9 +313,9 @@ def _play_block(seeds, start, count, won_out, score_out, lo, hi, x, raw, rej, ra
                 ranks[l, i] = ranks[l, j]
                 ranks[l, j] = t
         else:                           # a rejection: replay this seed with the full generator
-            _mt_seed(mt, seeds[start + l])
+            mt_seed(mt, seeds[start + l])
             pos[0] = 624
-            _shuffle_into(mt, pos, deck, 52)
+            shuffle_into(mt, pos, deck, 52)
             for i in range(52):
                 ranks[l, 51 - i] = deck[i] % 13
         ranks[l, 52] = KING - 1
@@ -409,9 +409,9 @@ def play_many(seeds, parallel=False):
 def _play_reference_kernel(seeds, won_out, score_out, mt, pos, deck, ranks, ptr):
     """Straightforward version (full generator of rules.deals); the fast kernel is tested on it."""
     for k in range(seeds.shape[0]):
-        _mt_seed(mt, seeds[k])
+        mt_seed(mt, seeds[k])
         pos[0] = 624
-        _shuffle_into(mt, pos, deck, 52)
+        shuffle_into(mt, pos, deck, 52)
         for i in range(52):
             ranks[i] = deck[i] % 13
         w, s = _walk_into(ranks, ptr)

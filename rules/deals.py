@@ -133,7 +133,7 @@ def aisleriot_shuffle(seed, n=52):
 # Numba: the same generator, for many seeds at once
 # ---------------------------------------------------------------------------------------------
 @jit
-def _mt_seed(mt, seed):
+def mt_seed(mt, seed):
     mt[0] = np.uint32(seed)
     for i in range(1, 624):
         prev = mt[i - 1]
@@ -175,7 +175,7 @@ def _int_range(mt, pos, n):
 
 
 @jit
-def _shuffle_into(mt, pos, out, n):
+def shuffle_into(mt, pos, out, n):
     """Fill ``out[:n]`` with ``D`` for a deck ``0..n-1`` drawn from the generator state."""
     for i in range(n):
         out[i] = i
@@ -195,9 +195,9 @@ def shuffle_one(seed, n, out):
     """Kernel: ``D`` for one seed into ``out`` (int array of length >= n)."""
     mt = np.empty(624, dtype=np.uint32)
     pos = np.zeros(1, dtype=np.int64)
-    _mt_seed(mt, seed)
+    mt_seed(mt, seed)
     pos[0] = 624
-    _shuffle_into(mt, pos, out, n)
+    shuffle_into(mt, pos, out, n)
 
 
 @jit
@@ -205,9 +205,9 @@ def _shuffle_many_kernel(seeds, n, out):
     mt = np.empty(624, dtype=np.uint32)
     pos = np.zeros(1, dtype=np.int64)
     for k in range(seeds.shape[0]):
-        _mt_seed(mt, seeds[k])
+        mt_seed(mt, seeds[k])
         pos[0] = 624
-        _shuffle_into(mt, pos, out[k], n)
+        shuffle_into(mt, pos, out[k], n)
 
 
 def check_aisleriot_seeds(seeds):
