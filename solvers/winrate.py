@@ -410,7 +410,8 @@ def summarize(db, confidence=0.95):
             counts = store.counts(run["run_id"])
             w = win_rate(counts["solved"], counts["unsolvable"], counts["unknown"], confidence)
             row = summary_row(run, w)
-            row.update({key: run.get(key) for key in extras})
+            for key in extras:                     # every row: the same keys in the same order
+                row[key] = row.pop(key, None)
             row.update(versions=",".join(store.versions(run["run_id"])), run_id=run["run_id"])
             out.append(row)
         return out
@@ -420,13 +421,16 @@ def summarize(db, confidence=0.95):
 
 
 def summary_row(settings, stats):
-    """The report's fields for one run: settings and a :class:`solvers.stats.WinRate`."""
+    """The report's fields for one run: settings (extra ones last) and a
+    :class:`solvers.stats.WinRate`."""
     w = stats
-    return {"game": settings["game"], "numbering": settings["numbering"], "rules": settings["rules"],
-            "options": options_text(settings["options"]), "limits": limits_text(settings),
-            "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
-            "win_rate": None if math.isnan(w.rate) else w.rate, "low": w.low, "high": w.high,
-            "confidence": w.confidence}
+    row = {"game": settings["game"], "numbering": settings["numbering"], "rules": settings["rules"],
+           "options": options_text(settings["options"]), "limits": limits_text(settings),
+           "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
+           "win_rate": None if math.isnan(w.rate) else w.rate, "low": w.low, "high": w.high,
+           "confidence": w.confidence}
+    row.update(extra_settings(settings))
+    return row
 
 
 _TABLE = (("game", "game"), ("numbering", "numbering"), ("rules", "rules"), ("options", "options"),

@@ -28,6 +28,8 @@ pytestmark = [pytest.mark.slow,
 # Ten Across deals take about 10 ms each under a node limit (which, unlike a time limit, gives
 # the same verdicts on a loaded machine): a run of a few hundred lasts seconds on 2 workers.
 GAME, MAX_NODES, JOBS = "ten-across", 20_000, 2
+QUICK = (GAME, "--max-nodes", str(MAX_NODES))
+LONG_SEARCHES = ("yukon", "--timeout", "5")     # workers caught inside searches of seconds
 
 
 def marked_processes(marker):
@@ -70,12 +72,12 @@ def stored_count(db):
 class Run:
     """``python -m solvers winrate ...`` in the background, with its own marker."""
 
-    def __init__(self, tmp_path, seeds, new_session=False):
+    def __init__(self, tmp_path, seeds, new_session=False, game_args=QUICK):
         self.marker = uuid.uuid4().hex
         self.db = tmp_path / "run.sqlite"
         env = dict(os.environ, **{MARKER: self.marker})
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-        cmd = [sys.executable, "-m", "solvers", "winrate", GAME, "--seeds", seeds, "--max-nodes", str(MAX_NODES),
+        cmd = [sys.executable, "-m", "solvers", "winrate", *game_args, "--seeds", seeds,
                "--jobs", str(JOBS), "--db", str(self.db), "--no-progress"]
         self.proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, start_new_session=new_session)
@@ -118,8 +120,12 @@ def check_store(db, version_ok=True):
     return sorted(r[0] for r in rows)
 
 
-def test_kill_9_of_the_client_takes_its_workers_and_tracker_with_it(tmp_path):
-    run = Run(tmp_path, "1-100000")
+@pytest.mark.parametrize("game_args, seeds", [
+    pytest.param(QUICK, "1-100000", id="between-searches"),
+    # the second batch holds Yukon deals that take seconds: a worker is inside a search when killed
+    pytest.param(LONG_SEARCHES, "1-4,207,473,491,550,921,1000-1200", id="mid-search")])
+def test_kill_9_of_the_client_takes_its_workers_and_tracker_with_it(tmp_path, game_args, seeds):
+    run = Run(tmp_path, seeds, game_args=game_args)
     try:
         before = run.wait_for_first_batch()
         os.kill(run.proc.pid, signal.SIGKILL)            # the client alone, not its process group
