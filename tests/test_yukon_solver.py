@@ -148,6 +148,30 @@ def test_sample_seeds_solved_and_verified(seed, rules):
         assert all(st_.outcome == Outcome.ONGOING for st_ in states[:-1])
 
 
+def test_keys_only_table_changes_no_result_and_stores_16_bytes_a_slot():
+    """The Yukon depth-first runs keep only keys (16 bytes a slot, not 24): same verdict,
+    nodes, stored positions and moves as a table with values, through a growth and a
+    reservation, in two thirds of the table memory."""
+    root = solver_root(GAME.deal(3).array)
+    runs = []
+    for keys_only in (False, True):
+        runner = DFS(PLUGS["open"], Limits(None, None, 1000), table_capacity=1 << 10,
+                     keys_only=keys_only)
+        first = runner.run(root)                     # grows from 1024 slots
+        assert runner.capacity() > 1 << 10
+        runner.reset(Limits(2000, None, 1000)).run(root)
+        runner.limits = Limits(None, None, 1000)
+        runner.reserve(50_000)
+        again = runner.run(root)                     # resumes after the reservation
+        table = runner.keys.nbytes + runner.vals.nbytes
+        runs.append((first.verdict, first.nodes_expanded, first.states_stored, first.moves,
+                     again.nodes_expanded, again.states_stored, again.moves, table,
+                     runner.capacity()))
+    (*with_values, bytes24, cap24), (*keys_only, bytes16, cap16) = runs
+    assert with_values == keys_only and with_values[0] == "solved"
+    assert cap24 == cap16 and bytes16 * 3 == bytes24 * 2
+
+
 def test_solution_from_layout_text_and_state():
     state = GAME.deal(1)
     for start in (state, state.layout()):

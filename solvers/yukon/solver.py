@@ -77,7 +77,7 @@ def _limits(max_nodes, timeout, like):
 
 def _runner(method, rules, limits):
     if method == "dfs":
-        return DFS(PLUGS[rules], limits)
+        return DFS(PLUGS[rules], limits, keys_only=True)
     return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
 
 
@@ -98,7 +98,7 @@ def _probe(root, max_nodes, timeout, limits, rules):
     if max_nodes is not None:
         nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
     secs_cap = None if timeout is None else timeout * PROBE_SHARE
-    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits))
+    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits), keys_only=True)
     spent = 0
     for salt in range(1, PROBES + 1):
         if spent + PROBE_NODES > nodes_cap or (
