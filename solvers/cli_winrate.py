@@ -62,7 +62,7 @@ def register(subparsers):
     p.add_argument("--deals", action="store_true", help="with --export: one record per deal")
     p.add_argument("--plot", metavar="OUT.png", default=None,
                    help="draw win-rate convergence and time / length histograms (needs matplotlib); "
-                        "the extension picks the format (.png, .pdf, .svg, ...)")
+                        "the extension picks the format (.png, .pdf, .svg, ...; none: .png is added)")
     p.set_defaults(func=cmd_report)
 
 
@@ -109,7 +109,7 @@ def cmd_report(args):
     from .store import ResultsStore
     from .winrate import format_table, plot_report, plot_target, summarize
 
-    plot = plot_target(args.plot)[0] if args.plot else None     # refused before anything is read
+    plot = plot_target(args.plot)[0] if args.plot is not None else None    # checked before anything is read
     with ResultsStore(args.db, readonly=True) as store:
         rows = summarize(store)
         if args.export and args.deals:
@@ -128,7 +128,7 @@ def cmd_report(args):
             writer.writerows(records)
     else:
         print(format_table(rows) if rows else "no results stored")
-    if plot:
+    if plot is not None:
         written = plot_report(args.db, plot)
         sys.stderr.write(f"aisle: wrote {written}\n")
     return 0

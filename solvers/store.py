@@ -146,7 +146,7 @@ class ResultsStore:
                 conn = sqlite3.connect(uri, uri=True, isolation_level=None)
             else:
                 conn = sqlite3.connect(path, isolation_level=None, timeout=30)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError) as exc:          # ValueError: a NUL in the path
             raise StoreError(f"cannot open results database {path!r}: {exc}") from None
         try:
             self._check_ours(conn)
@@ -198,7 +198,7 @@ class ResultsStore:
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise StoreError(f"cannot write results database {self.path!r}: {exc}") from None
 
     def close(self):
@@ -319,6 +319,16 @@ class ResultsStore:
         return _Transaction(self)
 
 
+def _rollback(conn):
+    """Undo the open transaction, if any; a failing rollback (the disk is gone) must not hide
+    the error that caused it, and SQLite undoes the transaction on close anyway."""
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass
+
+
 class _Transaction:
     """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error); SQLite errors become StoreError."""
 
@@ -342,7 +352,7 @@ class _Transaction:
                 return False
             except sqlite3.Error as err:
                 exc_type, exc = StoreError, err
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         if isinstance(exc, sqlite3.Error):
             raise StoreError(f"cannot write results database {self.store.path!r}: {exc}") from None
         return False

@@ -42,6 +42,8 @@ from .store import (CORE_SETTINGS, SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, R
 
 IN_MEMORY = ":memory:"
 PARENT_GONE_EXIT = 70        # a worker's exit code when it leaves because its client died
+MAX_NODES = 2**63 - 1        # node counts are 64-bit integers, in the kernels and in the store
+JOBS_PER_CORE = 4            # local workers beyond this many per core only add memory
 
 
 class WorkerError(AisleError, RuntimeError):
@@ -141,7 +143,7 @@ def _db_path(db):
     since SQLite would quietly use an anonymous temporary file and lose every result."""
     if db is None:
         return IN_MEMORY
-    if not isinstance(db, (str, os.PathLike)) or isinstance(os.fspath(db), bytes):
+    if not isinstance(db, (str, os.PathLike)) or isinstance(os.fspath(db), bytes) or "\0" in os.fspath(db):
         raise InvalidOptionError(f"results database {shorten(db)} must be a path")
     path = os.fspath(db)
     if not path.strip():
@@ -175,14 +177,22 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
     if numbering is not None and (not isinstance(numbering, str) or not numbering):
         raise InvalidSeedError(f"numbering {shorten(numbering)} must be a numbering name such as 'aisleriot'")
     settings = make_settings(game, numbering, rules, options, timeout, max_nodes)
+    if settings["max_nodes"] is not None and settings["max_nodes"] > MAX_NODES:
+        raise InvalidOptionError(f"max_nodes {settings['max_nodes']!r} is more than 64-bit counters "
+                                 f"hold (at most {MAX_NODES})")
     solver = get_solver(settings["game"])
     seedset = parse_seeds(seeds, settings["numbering"])
     jobs, size = _count("jobs", jobs), _count("batch_size", batch_size) or solver.BATCH_SIZE
     dask, path = _dask_address(dask), _db_path(db)
     progress, retry_unknown = _flag("progress", progress), _flag("retry_unknown", retry_unknown)
     z_value(confidence)
+    cores = default_jobs()
     if jobs is None:   # a solver that batches in-process: the store is the bottleneck (docstring)
-        jobs = 1 if solver.IN_PROCESS and dask is None else default_jobs()
+        jobs = 1 if solver.IN_PROCESS and dask is None else cores
+    elif jobs > JOBS_PER_CORE * cores and dask in (None, "local"):
+        raise InvalidOptionError(f"jobs {jobs} is more than {JOBS_PER_CORE} per core ({cores} "
+                                 "cores here): more workers than cores only add memory, each "
+                                 "holding its own kernels and search tables")
     store = ResultsStore(path)
     try:
         run_id = store.run_id(settings)
@@ -471,7 +481,8 @@ def plot_target(path):
     gets ``.png`` (as matplotlib itself would add), and the returned path says so.  A directory,
     or a file in a directory that does not exist, is refused.
     """
-    if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes) or not os.fspath(path).strip():
+    if (not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes)
+            or not os.fspath(path).strip() or "\0" in os.fspath(path)):
         raise InvalidOptionError(f"plot file {shorten(path)} must be a file name such as winrate.png")
     path = os.fspath(path)
     try:

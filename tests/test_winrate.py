@@ -358,14 +358,14 @@ def test_aisle_command_has_winrate_and_report():
 
 # ---- every bad argument is refused, quoting it, before anything runs or is written --------------------
 @pytest.mark.parametrize("name, value, quoted", [(case + (None,))[:3] for case in [
-    ("jobs", 0), ("jobs", -1), ("jobs", 1.5), ("jobs", "2"), ("jobs", True),
+    ("jobs", 0), ("jobs", -1), ("jobs", 1.5), ("jobs", "2"), ("jobs", True), ("jobs", 10**6),
     ("batch_size", 0), ("batch_size", -3), ("batch_size", 2.5), ("batch_size", "x"), ("batch_size", False),
     ("timeout", 0), ("timeout", -1.0), ("timeout", "x"), ("timeout", float("nan")), ("timeout", float("inf")),
-    ("max_nodes", 0), ("max_nodes", 1.5), ("max_nodes", "10"),
+    ("max_nodes", 0), ("max_nodes", 1.5), ("max_nodes", "10"), ("max_nodes", 2**63),
     ("rules", "bogus"), ("rules", None), ("numbering", "bogus"), ("numbering", ""), ("numbering", 3),
     ("options", {"nope": 1}, "'nope'"), ("options", "spots=off"), ("options", {"spots": "maybe"}, "'maybe'"),
     ("dask", ""), ("dask", 3), ("dask", "  "),
-    ("db", ""), ("db", "   "), ("db", 3), ("db", b"r.sqlite"),
+    ("db", ""), ("db", "   "), ("db", 3), ("db", b"r.sqlite"), ("db", "a\0b"),
     ("progress", "yes"), ("retry_unknown", 1), ("confidence", 2), ("confidence", "x"), ("confidence", 0),
 ]])
 def test_every_bad_argument_is_an_aisle_error_quoting_it(tmp_path, monkeypatch, name, value, quoted):
@@ -489,6 +489,19 @@ def test_plot_to_an_unsupported_format_is_refused_before_anything(two_rule_modes
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert repr(str(target)) in err and ".png" in err
     assert not target.exists()
+
+
+@pytest.mark.parametrize("name", ["", "  ", "a\0b.png"])
+def test_plot_to_no_name_is_refused(two_rule_modes, capsys, name):
+    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", name)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_failing_disk_is_reported_not_masked_by_the_rollback(capsys):
+    if not os.path.exists("/dev/null"):
+        pytest.skip("needs /dev/null, where SQLite fails on the first write")
+    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-3", "--db", "/dev/null")
+    assert code == 2 and err.count("\n") == 1 and "rollback" not in err and "/dev/null" in err
 
 
 def test_plot_to_a_directory_is_refused(two_rule_modes, capsys):
