@@ -20,7 +20,7 @@ def make_settings(game, numbering=None, rules="aisleriot", options=None, timeout
     whose play cannot hit a limit (Clock's forced play) records no limits."""
     g = get_game(game)
     solver = get_solver(g)
-    numbering = numbering or g.default_numbering
+    numbering = g.default_numbering if numbering is None else numbering
     if numbering not in g.numberings:
         raise InvalidSeedError(f"{g.name} has no numbering {numbering!r} (choose from {', '.join(g.numberings)})")
     opts = g.resolve_options(options)

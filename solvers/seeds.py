@@ -17,7 +17,7 @@ from rules.errors import InvalidOptionError, InvalidSeedError, shorten
 
 SEED_BOUNDS = {"aisleriot": (0, MAX_AISLERIOT_SEED), "microsoft": (1, MAX_MICROSOFT_DEAL)}
 
-_ITEM = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+_ITEM = re.compile(r"^\s*([0-9]{1,20})\s*(?:-\s*([0-9]{1,20})\s*)?$", re.ASCII)   # 20 digits > 2**64
 
 
 class SeedSet:
@@ -41,17 +41,18 @@ class SeedSet:
     def parse(cls, text):
         """``"1-1000,5000,7000-7100"`` -> SeedSet; a malformed item raises InvalidSeedError."""
         if not isinstance(text, str) or not text.strip():
-            raise InvalidSeedError(f"seed list {text!r} is empty (expected e.g. 1-1000,5000)")
+            raise InvalidSeedError(f"seed list {shorten(text)} is empty (expected e.g. 1-1000,5000)")
         ranges = []
         for item in text.split(","):
             m = _ITEM.match(item)
             if not m:
-                raise InvalidSeedError(
-                    f"bad seed range {item.strip()!r} in {text!r} (expected N or N-M with 0 <= N <= M)")
+                raise InvalidSeedError(f"bad seed range {shorten(item.strip())} in {shorten(text)} "
+                                       f"(expected N or N-M with 0 <= N <= M)")
             lo = int(m.group(1))
             hi = int(m.group(2)) if m.group(2) is not None else lo
             if lo > hi:
-                raise InvalidSeedError(f"bad seed range {item.strip()!r} in {text!r}: start is after end")
+                raise InvalidSeedError(f"bad seed range {shorten(item.strip())} in {shorten(text)}: "
+                                       f"start is after end")
             ranges.append((lo, hi))
         return cls(ranges)
 
@@ -140,13 +141,15 @@ def parse_seeds(seeds, numbering="aisleriot"):
         out = seeds
     elif isinstance(seeds, str):
         out = SeedSet.parse(seeds)
+    elif isinstance(seeds, (bytes, bytearray, memoryview)):
+        raise InvalidSeedError(f"seeds {shorten(seeds)}: expected text like 1-1000,5000 or integers, not bytes")
     elif isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         out = SeedSet([(int(seeds), int(seeds))])
     else:
         try:
             out = SeedSet.from_iterable(seeds)
         except TypeError:
-            raise InvalidSeedError(f"seeds {seeds!r}: expected text like 1-1000,5000 or integers") from None
+            raise InvalidSeedError(f"seeds {shorten(seeds)}: expected text like 1-1000,5000 or integers") from None
     if not out:
         raise InvalidSeedError("no seeds given")
     return out.check(numbering)
