@@ -1,0 +1,275 @@
+"""What a player at the table knows: :class:`Observation`, from :meth:`rules.game.State.observation`.
+
+A player sees the face-up cards where they lie, how many face-down cards each pile holds, and
+remembers every card it has seen.  An observation is the game's own state array with every card
+the player cannot know replaced by :data:`HIDDEN`, plus the multiset of those unseen cards (the
+deck minus everything visible, so it adds no knowledge).  Equal observations mean equal
+knowledge; they compare and hash by game and array.
+
+Per game (which array entries are hidden):
+
+* Yukon, Ten Across: the face-down cards.  They never move (only groups with a face-up deepest
+  card move) and a card once face up stays face up, so memory adds nothing.
+* Clock: the face-down cards (the game plays itself; no choice depends on them).
+* Zebra: the stock during the first pass.  The waste is face up (every card reached it face up,
+  so a player with memory knows its whole order).  Once the player has turned the waste back
+  into the stock -- a redeal in the state's move history -- the stock's order is known: it is
+  the waste it saw, in the same order.  A state built from a layout or a seed has no history, so
+  its stock is unknown even when the layout's redeal counter says 1.
+* Freecell: nothing; the observation is the position.
+
+Memory is read from the state's move history (``State._history``): moves taken back with
+``undo`` are forgotten with it.
+
+``observation.sample(rng)`` deals the unseen cards at random into the hidden places: a uniform
+random permutation of the unseen multiset gives every distinct arrangement the same chance
+(each is hit by the same number of permutations), and every arrangement is a world the player
+cannot rule out, so the sample is uniform over the consistent worlds.  Nothing a player did can
+have told it more: its actions depend on visible cards only, and Aisleriot's deal loop (Yukon's
+re-deal, spec 1.4) tests visible cards only.
+
+Legal moves depend on visible cards only (tested on random play for every game) except in
+hand-made layouts Aisleriot cannot reach: a Ten Across pile whose top card is face down accepts
+a drop only if that card matches, and a face-down Clock centre card is placed by its rank.
+There :meth:`Observation.legal_moves` lists the moves legal in every consistent world, i.e.
+leaves those out unless the unseen cards leave just one possibility.
+"""
+import numpy as np
+
+from .cards import card_str
+from .game import STATE_DTYPE, Outcome, State
+from .moves import CLICK, DBL, DRAG, Move
+
+HIDDEN = -2           # an array entry the player cannot know (EMPTY is -1)
+
+
+# ---- which entries are hidden, per game ------------------------------------------------------
+def _yukon_hidden(state):
+    from . import yukon as yk
+
+    a = state.array
+    out = []
+    for p in range(yk.N_PILES):
+        base = yk.TAB + p * yk.CAP
+        out.extend(range(base, base + int(a[yk.DOWN + p])))
+    return out
+
+
+def _ten_across_hidden(state):
+    from . import ten_across as ta
+
+    a = state.array
+    out = []
+    for p in range(ta.N_PILES):
+        base = ta.PILES + ta.PILE_CAP * p
+        out.extend(range(base, base + int(a[ta.DOWN + p])))
+    return out
+
+
+def _clock_hidden(state):
+    from . import clock as ck
+
+    up = state.array[ck.UP:ck.UP + ck.N_SLOTS * ck.PILE]
+    return [ck.CARDS + i for i in np.flatnonzero(up == 0).tolist()]
+
+
+def _zebra_hidden(state):
+    from . import zebra as zb
+
+    if zebra_stock_remembered(state):
+        return []
+    return list(range(zb.STOCK, zb.STOCK + int(state.array[zb.STOCK_LEN])))
+
+
+def zebra_stock_remembered(state):
+    """True if the state's history holds Zebra's redeal: the stock is then the waste the player
+    watched being dealt, in the same order."""
+    from . import zebra as zb
+
+    for move, before in state._history:
+        if move.kind == CLICK and before[zb.STOCK_LEN] == 0 and before[zb.WASTE_LEN] > 0:
+            return True
+    return False
+
+
+def _nothing_hidden(state):
+    return []
+
+
+_HIDDEN_ENTRIES = {
+    "yukon": _yukon_hidden,
+    "ten-across": _ten_across_hidden,
+    "clock": _clock_hidden,
+    "zebra": _zebra_hidden,
+    "freecell": _nothing_hidden,
+}
+
+
+def hidden_entries(state):
+    """Sorted array indices of ``state`` whose cards the player has not seen."""
+    return sorted(_HIDDEN_ENTRIES[state.game.name](state))
+
+
+def observe(state):
+    """The :class:`Observation` of ``state`` (what :meth:`State.observation` returns)."""
+    hidden = np.asarray(hidden_entries(state), dtype=np.int64)
+    array = state.array.copy()
+    unseen = array[hidden].tolist()
+    array[hidden] = HIDDEN
+    return Observation(state.game, array, unseen)
+
+
+# ---- moves whose legality would depend on a hidden card (hand-made layouts only) -------------
+def _ten_across_blind_drop(array, move):
+    from . import ten_across as ta
+
+    if move.kind != DRAG or move.dst < ta.FIRST_PILE:
+        return False
+    p = move.dst - ta.FIRST_PILE
+    h = int(array[ta.HEIGHT + p])
+    return h > 0 and int(array[ta.DOWN + p]) == h
+
+
+def _clock_blind_place(array, move):
+    from . import clock as ck
+
+    if array[ck.UP + ck.PILE * ck.CENTRE + ck.PILE - 1] != 0:
+        return False
+    return move.kind == DBL or (move.kind == DRAG and move.src == ck.CENTRE)
+
+
+_BLIND_MOVE = {"ten-across": _ten_across_blind_drop, "clock": _clock_blind_place}
+
+
+class Observation:
+    """A player's knowledge of a position: ``array`` (the state array, :data:`HIDDEN` where a
+    card is unknown; read-only) and ``unseen`` (the sorted multiset of the unknown cards).
+
+    Compares and hashes by game and array; :attr:`key` is the same thing as bytes, stable
+    across processes (players seed their random choices from it).
+    """
+
+    __slots__ = ("game", "array", "unseen", "key", "_hidden", "_representative")
+
+    def __init__(self, game, array, unseen):
+        array = np.array(array, dtype=STATE_DTYPE)
+        array.setflags(write=False)
+        self.game = game
+        self.array = array
+        self.unseen = tuple(sorted(int(c) for c in unseen))
+        self._hidden = np.flatnonzero(array == HIDDEN)
+        if len(self._hidden) != len(self.unseen):
+            raise ValueError(f"{len(self._hidden)} hidden places but {len(self.unseen)} unseen cards")
+        self.key = game.name.encode() + b"\0" + array.tobytes()
+        self._representative = None
+
+    # ---- knowledge -------------------------------------------------------------------------
+    @property
+    def hidden_count(self):
+        """How many cards the player has not seen."""
+        return len(self.unseen)
+
+    @property
+    def determined(self):
+        """True when only one world fits (nothing hidden, or all unseen cards alike)."""
+        return len(set(self.unseen)) <= 1
+
+    def world_count(self):
+        """Number of distinct worlds consistent with this observation (a multinomial)."""
+        from math import factorial
+
+        total = factorial(len(self.unseen))
+        for card in set(self.unseen):
+            total //= factorial(self.unseen.count(card))
+        return total
+
+    def sample(self, rng=None):
+        """A full :class:`State` consistent with this observation, uniform over the consistent
+        worlds.  ``rng``: a ``numpy.random.Generator``, an int seed, or None (fresh entropy)."""
+        if not isinstance(rng, np.random.Generator):
+            rng = np.random.default_rng(rng)
+        array = self.array.copy()
+        cards = np.asarray(self.unseen, dtype=STATE_DTYPE)
+        array[self._hidden] = cards[rng.permutation(len(cards))]
+        return State(self.game, array)
+
+    def all_worlds(self):
+        """Every distinct consistent world, as States in a fixed order (for few unseen cards:
+        there are :meth:`world_count` of them)."""
+        from itertools import permutations
+
+        worlds = []
+        for cards in sorted(set(permutations(self.unseen))):
+            array = self.array.copy()
+            array[self._hidden] = cards
+            worlds.append(State(self.game, array))
+        return worlds
+
+    def representative(self):
+        """One consistent world, always the same one (unseen cards in sorted order).  Only what
+        does not depend on hidden cards may be read from it."""
+        if self._representative is None:
+            array = self.array.copy()
+            array[self._hidden] = np.asarray(self.unseen, dtype=STATE_DTYPE)
+            self._representative = State(self.game, array)
+        return self._representative.copy()
+
+    # ---- what the player can do ------------------------------------------------------------
+    def legal_moves(self, distinct=False):
+        """The actions Aisleriot accepts here (``distinct=True``: the solver's move set), which
+        are the same in every consistent world; see the module docstring for the exception."""
+        moves = self.representative().legal_moves(distinct)
+        blind = _BLIND_MOVE.get(self.game.name)
+        if blind is not None and not self.determined:
+            moves = [m for m in moves if not blind(self.array, m)]
+        return moves
+
+    @property
+    def outcome(self) -> Outcome:
+        """The game's verdict (visible cards decide it in every game)."""
+        return self.representative().outcome
+
+    def is_over(self):
+        return self.outcome != Outcome.ONGOING
+
+    def view_after(self, move):
+        """The array after ``move`` as the player can foresee it: cards the move would turn up
+        or bring out of the stock stay :data:`HIDDEN`, now in face-up places.  Safe because no
+        game's ``apply`` reads the value of a card it has not turned up."""
+        move = move if isinstance(move, Move) else Move.from_code(move)
+        array = self.array.copy()
+        self.game.kernels.apply(array, np.int32(move.code))
+        return array
+
+    # ---- comparison and text ---------------------------------------------------------------
+    def __eq__(self, other):
+        return isinstance(other, Observation) and other.key == self.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __repr__(self):
+        return f"<Observation of {self.game.name}: {self.hidden_count} unseen cards>"
+
+    def __str__(self):
+        """The position as the player knows it: unknown cards as ``##``."""
+        layout = self.game.array_to_layout(self.representative().array)
+        order = self._layout_hidden_order(layout)
+        lines = []
+        width = max(len(n) for n in self.game.slot_names)
+        for index, (name, slot) in enumerate(zip(self.game.slot_names, layout.slots)):
+            if len(slot) > 3 and all((index, k) in order for k in range(len(slot))):
+                text = f"{len(slot)} unseen cards"
+            else:
+                text = " ".join("##" if (index, k) in order else ("" if up else "*") + card_str(c)
+                                for k, (c, up) in enumerate(slot))
+            lines.append(f"{name:>{width}}: {text or '-'}")
+        lines.append(f"{'unseen':>{width}}: {self.hidden_count} cards")
+        return "\n".join(lines)
+
+    def _layout_hidden_order(self, layout):
+        """(slot, position) pairs of the layout that hold hidden cards: the face-down cards,
+        except a Zebra stock the player remembers."""
+        if not self.hidden_count:
+            return set()
+        return {(s, k) for s, slot in enumerate(layout.slots) for k, (_, up) in enumerate(slot) if not up}
