@@ -116,7 +116,9 @@ def observe(state):
     array = state.array.copy()
     unseen = array[hidden].tolist()
     array[hidden] = HIDDEN
-    return Observation(state.game, array, unseen)
+    observation = Observation(state.game, array, unseen)
+    observation._trusted = True       # made from a real position: its worlds are positions too
+    return observation
 
 
 # ---- moves whose legality would depend on a hidden card (hand-made layouts only) -------------
@@ -149,7 +151,7 @@ class Observation:
     across processes (players seed their random choices from it).
     """
 
-    __slots__ = ("game", "array", "unseen", "key", "_hidden", "_representative")
+    __slots__ = ("game", "array", "unseen", "key", "_hidden", "_representative", "_trusted")
 
     def __init__(self, game, array, unseen):
         array = np.array(array, dtype=STATE_DTYPE)
@@ -162,6 +164,10 @@ class Observation:
             raise ValueError(f"{len(self._hidden)} hidden places but {len(self.unseen)} unseen cards")
         self.key = game.name.encode() + b"\0" + array.tobytes()
         self._representative = None
+        self._trusted = False        # observe() sets it: worlds then skip State's array check
+
+    def _world(self, array):
+        return State._trusted(self.game, array) if self._trusted else State(self.game, array)
 
     # ---- knowledge -------------------------------------------------------------------------
     @property
@@ -191,7 +197,7 @@ class Observation:
         array = self.array.copy()
         cards = np.asarray(self.unseen, dtype=STATE_DTYPE)
         array[self._hidden] = cards[rng.permutation(len(cards))]
-        return State(self.game, array)
+        return self._world(array)
 
     def all_worlds(self):
         """Every distinct consistent world, as States in a fixed order (for few unseen cards:
@@ -202,7 +208,7 @@ class Observation:
         for cards in sorted(set(permutations(self.unseen))):
             array = self.array.copy()
             array[self._hidden] = cards
-            worlds.append(State(self.game, array))
+            worlds.append(self._world(array))
         return worlds
 
     def representative(self):
@@ -211,7 +217,7 @@ class Observation:
         if self._representative is None:
             array = self.array.copy()
             array[self._hidden] = np.asarray(self.unseen, dtype=STATE_DTYPE)
-            self._representative = State(self.game, array)
+            self._representative = self._world(array)
         return self._representative.copy()
 
     # ---- what the player can do ------------------------------------------------------------
