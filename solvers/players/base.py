@@ -13,6 +13,7 @@ import hashlib
 import numpy as np
 
 from rules.errors import IllegalMoveError, InvalidOptionError
+from rules.observation import Observation
 from . import heuristics
 
 
@@ -72,6 +73,9 @@ class Player:
 def candidate_moves(observation, visited=None):
     """The solver's move set here, less the moves that lead back to a position already met
     (when any move is left).  Raises IllegalMoveError when the game is over or stuck."""
+    if not isinstance(observation, Observation):
+        raise InvalidOptionError(f"a player chooses from an observation (state.observation()), "
+                                 f"not a {type(observation).__name__}")
     moves = observation.legal_moves(distinct=True)
     if not moves:
         raise IllegalMoveError(f"no legal move in this {observation.game.name} position")

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from rules.game import Outcome
-from ..result import SOLVED, SolveResult, replay_with_referee
+from ..result import SOLVED, SolutionError, SolveResult, replay_with_referee
 
 DEFAULT_MAX_MOVES = 1000
 WON, LOST, STUCK, ABORTED = "won", "lost", "stuck", "aborted"
@@ -34,9 +34,13 @@ class GameRecord:
         return self.result == WON
 
     def verify(self):
-        """Replay the moves from the start with the game's referee: True, or raise (only wins)."""
+        """Replay the moves from the start with the game's referee: True, or raise
+        :class:`solvers.result.SolutionError` (also for a game that was not won)."""
         from solvers import get_solver
 
+        if not self.won:
+            raise SolutionError(f"only won games can be verified; this {self.game} game was "
+                                f"{self.result}{' (' + self.reason + ')' if self.reason else ''}")
         record = SolveResult(SOLVED, moves=list(self.moves), start=self.start, rules="aisleriot")
         try:
             options = get_solver(self.game).referee_options(self.start)

@@ -9,6 +9,7 @@ It solves once and follows the line; if the solver finds no win (proven lost, or
 out) it plays greedy moves for the rest of the game without solving again.
 """
 from rules.errors import InvalidOptionError
+from rules.observation import Observation
 from .base import Player
 from .greedy import GreedyPlayer
 
@@ -32,6 +33,10 @@ class ThoughtfulPlayer(Player):
         self.last_verdict = None   # the solver's verdict on the first position it was given
 
     def choose(self, observation, visited=None):
+        if not isinstance(observation, Observation):
+            raise InvalidOptionError(f"a player chooses from an observation (state.observation()), "
+                                     f"not a {type(observation).__name__}; the thoughtful player "
+                                     f"takes the true position through choose_peeking(state)")
         if observation.hidden_count:
             raise InvalidOptionError(
                 "the thoughtful player peeks at hidden cards: give it the true position with "
