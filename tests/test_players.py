@@ -21,7 +21,8 @@ def test_names_and_defaults():
     assert default_player("yukon") == "pimc" and default_player("freecell") == "thoughtful"
     pimc = get_player("pimc")
     assert pimc.params == {"samples": 10, "budget": 2000, "checks": 3, "extend": 3}
-    assert "peeks" in get_player("thoughtful").label() and "peeks" not in pimc.label()
+    assert pimc.label() == "pimc (samples 10, budget 2000, checks 3, extend 3, seed 0)"
+    assert get_player("thoughtful").peeks and not pimc.peeks and not get_player("greedy").peeks
 
 
 @pytest.mark.parametrize("name, params, fragment", [

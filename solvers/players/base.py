@@ -50,10 +50,9 @@ class Player:
         return f"get_player({self.name!r}, seed={self.seed}{extra})"
 
     def label(self):
-        """``pimc (samples 10, budget 2000, seed 0)``; peeking players say so."""
+        """``pimc (samples 10, budget 2000, checks 3, extend 3, seed 0)``."""
         parts = [f"{k} {v}" for k, v in self.params.items()] + [f"seed {self.seed}"]
-        peek = ", peeks at hidden cards" if self.peeks else ""
-        return f"{self.name} ({', '.join(parts)}{peek})"
+        return f"{self.name} ({', '.join(parts)})"
 
     def settings(self):
         """The player and its parameters as a dict (for JSON output and run settings)."""

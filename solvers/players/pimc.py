@@ -119,7 +119,7 @@ class _Tally:
             for move in self.candidates:
                 if move not in tried:
                     tried.add(move)
-                    if _wins_after(self.solver, world, move, self.budget):
+                    if wins_after(self.solver, world, move, self.budget):
                         won.add(move)
                         self.wins[move] += 1
 
@@ -133,7 +133,7 @@ class _Tally:
         return best - second <= max(1, CLOSE_SHARE * self.n_worlds)
 
 
-def _wins_after(solver, world, move, budget):
+def wins_after(solver, world, move, budget):
     """``move`` played in ``world`` leads to a position the solver wins within ``budget``."""
     child = world.copy()
     child.apply(move)
