@@ -58,7 +58,7 @@ from numba.experimental.function_type import _get_wrapper_address
 
 from rules._jit import jit
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
-from .table import (MAX_LOAD, fix_h1, heap_pop, heap_push, new_table, rehash,
+from .table import (MAX_LOAD, _slot, fix_h1, heap_pop, heap_push, new_table, rehash,
                     tt_insert, tt_prefetch)
 
 # ---- plug signatures ----------------------------------------------------------------------
@@ -143,8 +143,25 @@ def _copy(dst, src):
 
 # ---- depth-first ---------------------------------------------------------------------------
 @jit
+def tt_lookup(keys, h1, h2):
+    """Slot of ``(h1, h2)`` (``h1`` through ``fix_h1``) if present, else ``-1 - slot`` of the
+    empty slot where :func:`solvers.table.tt_insert` would enter it (valid until the next
+    insertion)."""
+    mask = (keys.shape[0] >> 1) - 1
+    i = _slot(h1, mask)
+    while True:
+        k = keys[2 * i]
+        if k == np.uint64(0):
+            return -1 - i
+        if k == h1 and keys[2 * i + 1] == h2:
+            return i
+        i = (i + 1) & mask
+
+
+@jit
 def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-            legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
+            legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
+            store_dead_ends):
     """List the unseen children of depth ``d`` ordered by heuristic; True if one is won.
 
     Children are entered in the table as they are generated (not when they are entered), so
@@ -154,7 +171,9 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
     first (``kh``) with their table slots prefetched, then entered and scored, so the cache
     misses of a large table overlap instead of queueing.  With ``child_hashes`` only the
     unseen children are built (most children in a hard proof are positions seen before);
-    without, all are built (``kids``) in the first pass."""
+    without, all are built (``kids``) in the first pass.  With ``store_dead_ends`` 0 a child
+    the heuristic proves dead is not entered (it has no win, so forgetting it loses nothing;
+    reached again, it is tested again): the table holds only positions the search expands."""
     parent = st_states[d]
     n = legal(parent, buf)
     for i in range(n):
@@ -174,9 +193,15 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
         tt_prefetch(keys, h1)
     cnt = 0
     for i in range(n):
-        if tt_insert(keys, kh[2 * i], kh[2 * i + 1]) < 0:
-            continue
-        ctl[C_STORED] += 1
+        if store_dead_ends != 0:
+            if tt_insert(keys, kh[2 * i], kh[2 * i + 1]) < 0:
+                continue
+            ctl[C_STORED] += 1
+            slot = np.int64(0)
+        else:
+            slot = tt_lookup(keys, kh[2 * i], kh[2 * i + 1])
+            if slot >= 0:
+                continue
         m = buf[i]
         if has_child_hashes != 0:
             _copy(kids[i], parent)
@@ -187,6 +212,12 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
         s = heur(kids[i])
         if s >= DEAD_END:
             continue
+        if store_dead_ends == 0:
+            # the empty slot tt_lookup found is still the insertion point: nothing was entered
+            # since (a child equal to an earlier one was entered then and is found above)
+            keys[2 * (-1 - slot)] = kh[2 * i]
+            keys[2 * (-1 - slot) + 1] = kh[2 * i + 1]
+            ctl[C_STORED] += 1
         # stable insertion sort by score
         j = cnt
         while j > 0 and scores[j - 1] > s:
@@ -205,9 +236,10 @@ def _expand(d, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores,
 @_typed_jit(_S, types.uint64[::1], types.int64[::1], types.int16[:, ::1], types.int32[:, ::1],
             types.int64[::1], types.int64[::1], types.int32[::1], types.int16[:, ::1],
             types.uint64[::1], types.int64[::1], types.int64, LEGAL_T, APPLY_T, WON_T, HASH_T,
-            HASH_T, HEUR_T, CHILD_HASHES_T, types.int64)
+            HASH_T, HEUR_T, CHILD_HASHES_T, types.int64, types.int64)
 def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, kh, scores,
-               budget, legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
+               budget, legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
+               store_dead_ends):
     """Depth-first search with ordered children and a visited table; resumable.
 
     Returns FOUND (path: ``st_moves[k, st_idx[k]-1]`` for k < ctl[C_SP], then
@@ -231,7 +263,8 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
             ctl[C_SP] = -1
             return EXHAUSTED
         if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
+                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
+                   store_dead_ends):
             return FOUND
     while ctl[C_SP] >= 0:
         d = ctl[C_SP]
@@ -251,7 +284,8 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
         apply(child, m)
         ctl[C_SP] = d + 1
         if _expand(d + 1, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes):
+                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
+                   store_dead_ends):
             return FOUND
     return EXHAUSTED
 
@@ -475,10 +509,14 @@ class _Run:
 
 class DFS(_Run):
     """Depth-first search driver.  ``keys_only=True`` keeps no value beside each key (the
-    kernel never reads one): 16 bytes per table slot instead of 24, same search."""
+    kernel never reads one): 16 bytes per table slot instead of 24, same search.
+    ``store_dead_ends=False`` enters no child the heuristic proves dead: same nodes expanded
+    and moves, fewer positions stored, dead ends reached again are tested again."""
 
-    def __init__(self, plug, limits, table_capacity=1 << 14, depth=1 << 10, keys_only=False):
+    def __init__(self, plug, limits, table_capacity=1 << 14, depth=1 << 10, keys_only=False,
+                 store_dead_ends=True):
         self.keys_only = bool(keys_only)
+        self.store_dead_ends = int(bool(store_dead_ends))
         if self.keys_only:
             self.SLOT_BYTES = 16
         super().__init__(plug, limits, table_capacity)
@@ -522,7 +560,7 @@ class DFS(_Run):
         return dfs_kernel(root, self.keys, self.ctl, self.st_states, self.st_moves, self.st_cnt,
                           self.st_idx, self.buf, self.kids, self.kh, self.scores, budget,
                           p.legal, p.apply, p.won, p.hash1, p.hash2, p.heuristic,
-                          p.child_hashes, p.has_child_hashes)
+                          p.child_hashes, p.has_child_hashes, self.store_dead_ends)
 
     def _path(self):
         sp = int(self.ctl[C_SP])

@@ -21,7 +21,7 @@ from solvers.yukon.cards import twin
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
-from solvers.yukon.moves import apply, solver_moves
+from solvers.yukon.moves import apply, king_room_move, solver_moves
 from solvers.yukon.plugs import PLUGS
 from solvers.yukon.solver import LEAD_NODES, PROBE_NODES, PROBES, never_lost, solver_root
 from solvers.yukon.state import SALT
@@ -170,6 +170,21 @@ def test_keys_only_table_changes_no_result_and_stores_16_bytes_a_slot():
     (*with_values, bytes24, cap24), (*keys_only, bytes16, cap16) = runs
     assert with_values == keys_only and with_values[0] == "solved"
     assert cap24 == cap16 and bytes16 * 3 == bytes24 * 2
+
+
+@pytest.mark.parametrize("seed, verdict", [(3, "solved"), (138, "unsolvable")])
+def test_dead_ends_not_stored_change_no_search(seed, verdict):
+    """Without the dead ends in the table the search expands the same positions and finds the
+    same moves; it stores fewer, and in a finished proof exactly the positions it expanded."""
+    root = solver_root(GAME.deal(seed).array)
+    runs = [DFS(PLUGS["open"], Limits(None, None, 1000), keys_only=True,
+                store_dead_ends=store).run(root) for store in (True, False)]
+    stored, lean = runs
+    assert stored.verdict == lean.verdict == verdict
+    assert (stored.nodes_expanded, stored.moves) == (lean.nodes_expanded, lean.moves)
+    assert lean.states_stored < stored.states_stored
+    if verdict == "unsolvable":
+        assert lean.states_stored == lean.nodes_expanded
 
 
 def test_solution_from_layout_text_and_state():
@@ -403,7 +418,8 @@ def _check_rule5(a):
     applies rule 5.  Returns how many moves rule 5 dropped."""
     reference = _moves(ref.legal_open_plain, a)
     got = _moves(ref.legal_open, a)
-    if dead_end(a) or (len(got) == 1 and Move.from_code(next(iter(got))).dst in FOUNDATIONS):
+    if dead_end(a) or king_room_move(a) >= 0 or (
+            len(got) == 1 and Move.from_code(next(iter(got))).dst in FOUNDATIONS):
         return 0
     assert got <= reference
     for code in reference - got:
@@ -426,6 +442,61 @@ def test_rule5_drops_moves_on_small_positions():
     idle ones."""
     rng = np.random.default_rng(11)
     assert sum(_check_rule5(_random_small_position(rng, 30, True)) for _ in range(300)) >= 5
+
+
+def _king_room_move(a):
+    """Rule 6's move recomputed in plain Python from the layout: with an empty pile and no
+    more Kings lying on another card than empty piles, the first face-up one (pile order,
+    lowest first) to the first empty pile; else None."""
+    piles = [[int(x) for x in a[p * yk.CAP:p * yk.CAP + int(a[yk.HEIGHT + p])]] for p in range(7)]
+    empty = [p for p in range(7) if not piles[p]]
+    kings = [(p, i) for p in range(7) for i in range(1, len(piles[p])) if piles[p][i] % 13 == 12]
+    up = [(p, i) for p, i in kings if i >= int(a[yk.DOWN + p])]
+    if not empty or len(kings) > len(empty) or not up:
+        return None
+    p, i = up[0]
+    return f"drag {p + 1} {len(piles[p]) - i} {empty[0] + 1}"
+
+
+def king_room_positions():
+    """Small positions where rule 6 fires (an empty pile, room for every King on a card)."""
+    return small_positions(max_out=24, full_piles=False).filter(
+        lambda a: king_room_move(a) >= 0)
+
+
+@settings(max_examples=200)
+@given(small_positions(max_out=30))
+def test_rule6_move_is_the_documented_one(a):
+    expected = _king_room_move(a)
+    got = king_room_move(a)
+    assert (None if got < 0 else str(Move.from_code(got))) == expected
+    if expected is not None:
+        assert expected in {str(Move.from_code(c)) for c in _moves(ref.legal_open_plain, a)}
+        if not dead_end(a):                        # (the reference lists none in a dead end)
+            assert [str(Move.from_code(c)) for c in _moves(ref.legal_open, a)] == [expected]
+            if yk.status(a) == yk.ONGOING:                  # aisleriot mode: not applied
+                assert _moves(ref.legal_aisleriot, a) == _moves(ref.legal_aisleriot_plain, a)
+
+
+@settings(max_examples=150)
+@given(king_room_positions())
+def test_rule6_search_agrees_with_reference_on_small_positions(a):
+    """Rule 6 (with the other rules) never changes an open-mode verdict: differential test
+    against the unpruned search on positions where it fires at the root."""
+    _check_pruned_search_agrees(a)
+
+
+def test_rule6_fires_on_solvable_and_unsolvable_positions():
+    """The property above meets both verdicts, and positions with two Kings to place."""
+    for verdict in ("solved", "unsolvable"):
+        a = find(king_room_positions(), lambda a: _run("open", a, plain=True) == verdict,
+                 settings=settings(max_examples=5000, derandomize=True, database=None))
+        _check_pruned_search_agrees(a)
+    a = find(king_room_positions(), lambda a: sum(
+        int(a[p * yk.CAP + i]) % 13 == 12 for p in range(7)
+        for i in range(1, int(a[yk.HEIGHT + p]))) >= 2,
+        settings=settings(max_examples=5000, derandomize=True, database=None))
+    _check_pruned_search_agrees(a)
 
 
 # ---- move generation and hashing ------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Move generation and pruning: the engine's solver moves, minus moves that provably lose
-nothing (rules 1, 2 and 5 of docs/yukon.md, "Pruning"), and the plug's ``apply`` and ``won``.
+nothing (rules 1, 2, 5 and 6 of docs/yukon.md, "Pruning"), and the plug's ``apply`` and ``won``.
 
 :func:`legal` takes a set of flags: ``OPEN_RULES`` (else aisleriot mode, where a LOST position
 has no moves) and ``UNPRUNED`` (the reference move list the tests compare with: no safe-home
@@ -18,7 +18,8 @@ from .state import DIRTY, SOLVER_STATE_SIZE
 
 # flags of legal()
 OPEN_RULES = 1        # open mode: only the move rules (else Aisleriot's LOST ends the game)
-UNPRUNED = 2          # reference list: no safe-home rule, no idle lateral moves rule
+UNPRUNED = 2          # reference list: no safe-home rule, no idle lateral moves rule, no
+                      # King-room rule
 
 
 @jit
@@ -32,11 +33,17 @@ def legal(state, buf, flags):
     """Solver moves into ``buf`` (their count): the engine's ``faithful=0`` set, without a
     King move to an empty pile other than the first, nor a whole pile's (rule 1); in open
     mode, unless UNPRUNED, only a safe home move when there is one (rule 2) and no idle
-    lateral move (rule 5).  Aisleriot mode lists nothing in a LOST position."""
+    lateral move (rule 5), and only one King move to an empty pile when there is room for
+    every King (rule 6).  Aisleriot mode lists nothing in a LOST position."""
     open_mode = flags & OPEN_RULES
     pruned = flags & UNPRUNED == 0
     if open_mode == 0 and yk.status(state) != ONGOING:
         return np.int64(0)  # LOST: Aisleriot ends the game here
+    if open_mode != 0 and pruned:
+        m = king_room_move(state)
+        if m >= 0:
+            buf[0] = m
+            return np.int64(1)            # rule 6 (open mode)
     n, face_up = solver_moves(state, buf)
     first_empty = 0
     for p in range(1, N_PILES + 1):
@@ -129,6 +136,34 @@ def solver_moves(state, buf):
             buf[out] = (s + 1) << 16 | 1 << 8 | (0 if k == 0 else k + 7)
             out += 1
     return out, face_up
+
+
+@jit
+def king_room_move(state):
+    """Rule 6: when some pile is empty and the empty piles are at least as many as the Kings
+    lying on another card (face down ones included), the move of the first such face-up King
+    (with its group) to the first empty pile; else -1."""
+    empty = 0
+    first_empty = -1
+    kings = 0
+    move = np.int64(-1)
+    for p in range(N_PILES):
+        h = np.int64(state[HEIGHT + p])
+        if h == 0:
+            empty += 1
+            if first_empty < 0:
+                first_empty = p
+            continue
+        dn = np.int64(state[DOWN + p])
+        base = TAB + p * CAP
+        for i in range(1, h):
+            if rank(np.int64(state[base + i])) == 13:
+                kings += 1
+                if move < 0 and i >= dn:
+                    move = (p + 1) << 16 | (h - i) << 8
+    if empty == 0 or kings > empty or move < 0:
+        return np.int64(-1)
+    return move | (first_empty + 1)
 
 
 @jit

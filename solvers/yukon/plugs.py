@@ -1,6 +1,11 @@
 """The Yukon plugs for :mod:`solvers.search`, one per rule mode, on solver states
-(:mod:`.state`): moves from :mod:`.moves`, hashes from :mod:`.hashing`, and the heuristic from
-:mod:`.heuristic`, which also hands the core the dead ends to skip."""
+(:mod:`.state`): moves from :mod:`.moves` (pruning rules 1, 2, 5 and 6), hashes from
+:mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also hands the core the dead
+ends to skip.
+
+Numba caches a kernel with the kernels it calls compiled in, keyed on its own file only: after
+a change to a kernel of another file that these call, change this file too (or clear its
+cache), or a fresh process runs the old code."""
 import numpy as np
 
 from rules._jit import jit

@@ -26,9 +26,10 @@ WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; a
 PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
 # After the probes the table is sized once from what is left of the limits: positions entered
-# per expanded node and per second of a long proof (estimates), up to RESERVE_STATES (a 384 MB
-# table; a bigger one costs more in fresh pages than rehashing saves).
-STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.8, 900_000, 10_000_000
+# per expanded node (dead ends are not entered) and per second of a long proof (estimates), up
+# to RESERVE_STATES (a 256 MB table; a bigger one costs more in fresh pages than rehashing
+# saves).
+STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.0, 500_000, 10_000_000
 
 
 class YukonSolver(Solver):
@@ -77,7 +78,7 @@ def _limits(max_nodes, timeout, like):
 
 def _runner(method, rules, limits):
     if method == "dfs":
-        return DFS(PLUGS[rules], limits, keys_only=True)
+        return DFS(PLUGS[rules], limits, keys_only=True, store_dead_ends=False)
     return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
 
 
@@ -98,7 +99,8 @@ def _probe(root, max_nodes, timeout, limits, rules):
     if max_nodes is not None:
         nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
     secs_cap = None if timeout is None else timeout * PROBE_SHARE
-    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits), keys_only=True)
+    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits), keys_only=True,
+                 store_dead_ends=False)
     spent = 0
     for salt in range(1, PROBES + 1):
         if spent + PROBE_NODES > nodes_cap or (
