@@ -13,11 +13,12 @@ What is measured, in one run, on the same deals:
   ``freecell-solver-range-parallel-solve START END 1 -l lg``: verdict counts from its
   ``Unsolved``/``Intractable`` lines, CPU seconds of the child process (getrusage), wall
   seconds, and per-deal seconds from the timestamps of its ``Reached Board No. N at T`` lines.
-* Our solver, in this process, through its batch API (``solvers.freecell_solver.solve_many``
-  over the range): verdicts, process CPU and wall seconds of the whole call, and per-deal
-  seconds (each result's ``seconds``: deals solved inside one call of the batch kernel share
-  that call's time in proportion to their nodes).  Compile / cache-load time (``warmup()``) is reported apart,
-  and so is a fresh process solving deal 1 (``python -c "...solve(1)"``).  Every solution is
+* Our solver, in this process, through its batch API (``SOLVER.solve_many`` of
+  :mod:`solvers.freecell` over the range): verdicts, process CPU and wall seconds of the whole
+  call, and per-deal seconds (each result's ``seconds``: deals solved inside one call of the
+  batch kernel share that call's time in proportion to their nodes).  Compile / cache-load
+  time (``SOLVER.ready()``) is reported apart, and so is a fresh process solving deal 1
+  (``python -c "...SOLVER.solve(1)"``).  Every solution is
   then replayed with the independent referee (outside the timings).
 * Solution length in atomic single-card moves.  Ours: ``n`` per ``drag s n d`` plus every card
   autoplay sends home.  fc-solve's range solver prints no solutions, so lengths come from
@@ -152,8 +153,8 @@ def fcsolve_lengths(deals, preset, jobs):
 
 # ---- ours -----------------------------------------------------------------------------------
 def fresh_process_deal1(method):
-    code = ("import time; t=time.perf_counter(); from solvers.freecell_solver import solve; "
-            f"r=solve(1, {method!r}); print(r.verdict, time.perf_counter()-t)")
+    code = ("import time; t=time.perf_counter(); from solvers.freecell import SOLVER; "
+            f"r=SOLVER.solve(1, method={method!r}); print(r.verdict, time.perf_counter()-t)")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     env = dict(os.environ, PYTHONPATH=os.path.abspath(root))
     t0 = time.perf_counter()
@@ -165,8 +166,8 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
     """Our solver's batch API (``solve_many``) over the range, in this process: total CPU
     (process time) and wall seconds around the whole call; per-deal seconds are each result's
     ``seconds`` (deals solved inside one batch-kernel call share that call's time in proportion
-    to their nodes, see ``solvers.freecell_solver.solve_many``)."""
-    from solvers import freecell_solver as fs
+    to their nodes, see :mod:`solvers.freecell.batch`)."""
+    from solvers.freecell import SOLVER
 
     w0 = time.perf_counter()
 
@@ -176,8 +177,8 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
                   file=sys.stderr, flush=True)
 
     c0, w0 = time.process_time(), time.perf_counter()
-    results = fs.solve_many(deals, method, max_nodes=max_nodes, timeout=timeout,
-                            max_memory_mb=max_memory_mb, progress=report)
+    results = SOLVER.solve_many(deals, method=method, max_nodes=max_nodes, timeout=timeout,
+                                max_memory_mb=max_memory_mb, progress=report)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     per_deal = [r.seconds for r in results]
     verdicts = {}
@@ -223,10 +224,9 @@ def main(argv=None):
     report = {"deals": f"{start}-{end}", "solvers": {}, "machine_cpus": os.cpu_count()}
 
     t0 = time.perf_counter()
-    from solvers import freecell_solver as fs
+    from solvers.freecell import SOLVER
     report["import_seconds"] = round(time.perf_counter() - t0, 3)
-    from solvers.warm import make_ready
-    report["compile_or_cache_load_seconds"] = round(make_ready(fs.__name__, fs.warmup), 3)
+    report["compile_or_cache_load_seconds"] = round(SOLVER.ready(), 3)
 
     verdicts, cpu, wall, per_deal, unsolved = run_fcsolve_range(start, end, "lg")
     lg = summarize("fc-solve -l lg", verdicts, cpu, wall, per_deal, [], len(deals))

@@ -176,3 +176,31 @@ def heap_pop(hkey, hnode, size):
         hkey[i] = key
         hnode[i] = node
     return size
+
+
+# ---- three-word table ---------------------------------------------------------------------
+# A variant for searches that keep a value beside each key: ``3 * capacity`` uint64 words, slot
+# ``i`` holding ``h1, h2, value`` (``h1 == 0``: empty slot).  With the value next to its key, a
+# search can judge a duplicate without reading anything else (Freecell's fused kernel keeps
+# ``(g << 32) | node`` there).  Same hashing, probing and load limit as the table above.
+@jit
+def tt3_insert(tt, h1, h2):
+    """Insert ``(h1, h2)`` (``h1`` through ``fix_h1``); ``slot`` if new, ``-1 - slot`` if it
+    was already there."""
+    mask = tt.shape[0] // 3 - 1
+    i = _slot(h1, mask)
+    while True:
+        k = tt[3 * i]
+        if k == np.uint64(0):
+            tt[3 * i] = h1
+            tt[3 * i + 1] = h2
+            return i
+        if k == h1 and tt[3 * i + 1] == h2:
+            return -1 - i
+        i = (i + 1) & mask
+
+
+@jit
+def tt3_prefetch(tt, h1):
+    """Start loading the slot ``tt3_insert`` probes first for ``h1`` (see ``tt_prefetch``)."""
+    prefetch(tt, 3 * _slot(h1, tt.shape[0] // 3 - 1))

@@ -1,17 +1,32 @@
-"""Freecell solver: replayed solutions, proofs of unsolvability, limits, canonical hashing."""
+"""Freecell solver: replayed solutions, proofs of unsolvability, limits, canonical hashing, and
+the fused kernel's incremental pieces against their whole-position forms."""
 import copy
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import freecell_reference as ref
+from rules import freecell as fc
 from rules import get_game
 from rules.moves import DRAG, Move
 from rules.referee.freecell import Referee
-from rules import freecell as fc
-from solvers import freecell_solver as fs
+from solvers import get_solver
+from solvers.base import check_limits
+from solvers.freecell import SOLVER, ms_deal_array, replay_atomic
+from solvers.freecell import plug as fp
+from solvers.freecell.batch import solve_batch
+from solvers.freecell.columns import col_share
+from solvers.freecell.fused import FreecellBestFirst
+from solvers.freecell.moves import apply_child, drag_to_row, need_bits, need_mask
+from solvers.freecell.portfolio import METHODS, Portfolio
+from solvers.freecell.rows import REC
+from solvers.result import SolutionError
+from solvers.search import BestFirst, Limits
 
 GAME = get_game("freecell")
+HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_MAIN_BREAKS, fp.HW_NO_BURIED,
+                     fp.HW_CELLS)
 
 # Found by random construction (three Kings in the cells, Aces and 2s at the bottom): no win is
 # reachable.  Reachable canonical positions: 61 and 670.
@@ -21,10 +36,21 @@ STUCK_670 = ("Kc|Kd|Kh||||||Ac 2c 6c Qs 7s 5c 9s 8c|Ad 2d 3h Jd 6h 7c Th|Ah 2h 4
              "As 2s 7d 9d 3c 5d Td|6s 9c Qh Js 8s|5h 7h 4s 4h 8h|3s Qd Ts 4d Jh|6d Qc Ks 9h 3d#0#0")
 
 
+def _deal(n):
+    return GAME.deal(n, numbering="microsoft").array
+
+
+def test_the_registry_returns_this_solver():
+    assert get_solver("freecell") is SOLVER
+    assert SOLVER.METHODS == ("fast", "astar", "short", "greedy", "dfs")
+    assert SOLVER.default_method == "fast" and SOLVER.RULE_MODES == ("aisleriot", "open")
+    assert set(METHODS) == set(SOLVER.METHODS)
+
+
 @pytest.mark.parametrize("deal", [1, 2, 3, 617, 1941, 31465])
 def test_fast_solutions_replay_under_the_referee(deal):
-    r = fs.solve(deal)
-    assert r.verdict == "solved"
+    r = SOLVER.solve(deal)
+    assert r.verdict == "solved" and r.method == "fast"
     assert r.verify() is True
     assert all(isinstance(m, Move) for m in r.moves)
     # the faithful engine accepts every move too, and ends won
@@ -33,24 +59,33 @@ def test_fast_solutions_replay_under_the_referee(deal):
         s.apply(m)
     assert s.is_won()
     assert r.atomic_length >= 52
+    assert r.atomic_length == replay_atomic(r.start.array, np.array([m.code for m in r.moves], np.int32))
 
 
-@pytest.mark.parametrize("method", ["astar", "greedy", "dfs"])
+@pytest.mark.parametrize("method", ["astar", "short", "greedy", "dfs"])
 def test_other_methods_solve_and_replay(method):
     for deal in (5, 100):
-        r = fs.solve(deal, method)
-        assert r.verdict == "solved" and r.verify()
+        r = SOLVER.solve(deal, method=method)
+        assert r.verdict == "solved" and r.verify() and r.method == method
+
+
+def test_both_rule_modes_run_the_same_search():
+    a = SOLVER.solve(617, rules="aisleriot")
+    b = SOLVER.solve(617, rules="open")
+    assert (a.moves, a.nodes_expanded, a.states_stored) == (b.moves, b.nodes_expanded, b.states_stored)
+    assert b.rules == "open" and b.verify()
 
 
 def test_batch_of_deals_all_solved_and_verified():
-    results = fs.solve_many(range(1, 41))
+    results = SOLVER.solve_many(range(1, 41))
     assert [r.verdict for r in results] == ["solved"] * 40
     assert all(r.verify() for r in results)
     assert [r.deal for r in results] == list(range(1, 41))
 
 
+@pytest.mark.slow
 def test_ms_11982_is_proven_unsolvable():
-    r = fs.solve(11982, "dfs")
+    r = SOLVER.solve(11982, method="dfs")
     assert r.verdict == "unsolvable", r.summary()
     assert r.limit == ""
 
@@ -58,14 +93,14 @@ def test_ms_11982_is_proven_unsolvable():
 @pytest.mark.parametrize("layout,count", [(STUCK_61, 61), (STUCK_670, 670)])
 def test_constructed_position_proven_unsolvable_by_every_method(layout, count):
     start = GAME.from_layout(layout)
-    for method in fs.METHODS:
-        r = fs.solve(start, method)
+    for method in SOLVER.METHODS:
+        r = SOLVER.solve(start, method=method)
         assert r.verdict == "unsolvable", (method, r.summary())
         assert r.states_stored == count  # the whole reachable canonical space, once
 
 
-def _canon(ref):
-    slots = ref.slots
+def _canon(referee):
+    slots = referee.slots
     cells = tuple(sorted(s[0] for s in slots[0:4] if s))
     homes = tuple(sorted(len(s) and (s[-1] // 13, len(s)) for s in slots[4:8] if s))
     cols = tuple(sorted(tuple(s) for s in slots[8:16]))
@@ -74,11 +109,11 @@ def _canon(ref):
 
 def test_reachable_space_matches_an_independent_referee_search():
     """Breadth-first over the referee's actions (minus the homecell dbl quirk, which the solver
-    drops, see solvers.freecell_solver), canonicalised in Python: same count, no win."""
+    drops, see docs/freecell.md), canonicalised in Python: same count, no win."""
     start = GAME.from_layout(STUCK_61)
-    ref = Referee(GAME.array_to_layout(start.array))
-    seen = {_canon(ref)}
-    frontier = [ref]
+    referee = Referee(GAME.array_to_layout(start.array))
+    seen = {_canon(referee)}
+    frontier = [referee]
     while frontier:
         nxt = []
         for r in frontier:
@@ -93,30 +128,36 @@ def test_reachable_space_matches_an_independent_referee_search():
                     seen.add(key)
                     nxt.append(child)
         frontier = nxt
-    assert len(seen) == fs.solve(GAME.from_layout(STUCK_61), "dfs").states_stored == 61
+    assert len(seen) == SOLVER.solve(start, method="dfs").states_stored == 61
 
 
-@pytest.mark.parametrize("method", list(fs.METHODS))
+@pytest.mark.parametrize("method", SOLVER.METHODS)
 def test_tiny_limits_give_unknown(method):
-    r = fs.solve(11982, method, max_nodes=10)
-    assert r.verdict == "unknown" and r.limit == "nodes"
-    r = fs.solve(11982, method, timeout=0.0)
+    r = SOLVER.solve(11982, method=method, max_nodes=10)
+    assert r.verdict == "unknown" and r.limit == "nodes" and r.nodes_expanded <= 10
+    r = SOLVER.solve(11982, method=method, timeout=1e-9)
     assert r.verdict == "unknown" and r.limit == "seconds"
-    r = fs.solve(11982, method, max_memory_mb=0.5)
+    r = SOLVER.solve(11982, method=method, max_memory_mb=0.5)
     assert r.verdict == "unknown" and r.limit == "memory"
-    with pytest.raises(AssertionError):
+    with pytest.raises(SolutionError):
         r.verify()
 
 
-def test_ms_deal_kernel_matches_rules_deals():
-    for n in (1, 2, 617, 11982, 32000, 1000000, 2**31 - 1):
-        assert np.array_equal(fs._start_state(n).array, GAME.deal(n, numbering="microsoft").array)
+@pytest.mark.parametrize("n", [1, 2, 617, 11982, 32000, 1000000, 2**31 - 1])
+def test_ms_deal_kernel_matches_rules_deals(n):
+    out = np.empty(fc.STATE_SIZE, np.int16)
+    ms_deal_array(n, out)
+    assert np.array_equal(out, _deal(n))
 
 
 def test_verify_rejects_a_tampered_solution():
-    r = fs.solve(1)
+    r = SOLVER.solve(1)
+    r.atomic_length += 1                                   # the referee counts otherwise
+    with pytest.raises(SolutionError, match="atomic length"):
+        r.verify()
+    r = SOLVER.solve(1)
     r.moves = r.moves[:-1]
-    with pytest.raises(AssertionError):
+    with pytest.raises(SolutionError):
         r.verify()
 
 
@@ -133,17 +174,16 @@ def _random_position(seed, plies):
 
 def _shuffled(array, rng):
     """The same canonical position: free cells, homecells and columns permuted."""
-    from rules import freecell as fcm
     a = array.copy()
-    cells = a[fcm.FREE:fcm.FREE + 4].copy()
-    a[fcm.FREE:fcm.FREE + 4] = cells[rng.permutation(4)]
-    homes = a[fcm.HOME:fcm.HOME + 4].copy()
-    a[fcm.HOME:fcm.HOME + 4] = homes[rng.permutation(4)]
+    cells = a[fc.FREE:fc.FREE + 4].copy()
+    a[fc.FREE:fc.FREE + 4] = cells[rng.permutation(4)]
+    homes = a[fc.HOME:fc.HOME + 4].copy()
+    a[fc.HOME:fc.HOME + 4] = homes[rng.permutation(4)]
     perm = rng.permutation(8)
-    cols = a[fcm.COLS:].reshape(8, fcm.COL_WIDTH).copy()
-    heights = a[fcm.HEIGHT:fcm.HEIGHT + 8].copy()
-    a[fcm.COLS:] = cols[perm].reshape(-1)
-    a[fcm.HEIGHT:fcm.HEIGHT + 8] = heights[perm]
+    cols = a[fc.COLS:].reshape(8, fc.COL_WIDTH).copy()
+    heights = a[fc.HEIGHT:fc.HEIGHT + 8].copy()
+    a[fc.COLS:] = cols[perm].reshape(-1)
+    a[fc.HEIGHT:fc.HEIGHT + 8] = heights[perm]
     return a
 
 
@@ -153,13 +193,13 @@ def test_both_hashes_are_canonical_and_see_real_changes(seed, plies):
     s = _random_position(seed, plies)
     rng = np.random.default_rng(seed + 1)
     b = _shuffled(s.array, rng)
-    assert fs.hash1(b) == fs.hash1(s.array) and fs.hash2(b) == fs.hash2(s.array)
-    assert fs.heuristic(b) == fs.heuristic(s.array)
+    assert fp.hash1(b) == fp.hash1(s.array) and fp.hash2(b) == fp.hash2(s.array)
+    assert fp.heuristic(b) == fp.heuristic(s.array)
     for m in s.legal_moves(distinct=True)[:5]:
         c = s.array.copy()
-        fs.apply(c, np.int32(m.code))
+        fp.apply(c, np.int32(m.code))
         # every solver move changes the canonical position, and both hashes see it
-        assert fs.hash2(c) != fs.hash2(s.array) and fs.hash1(c) != fs.hash1(s.array)
+        assert fp.hash2(c) != fp.hash2(s.array) and fp.hash1(c) != fp.hash1(s.array)
 
 
 def test_unsolvable_proofs_are_rechecked_with_the_homecell_double_click():
@@ -167,12 +207,12 @@ def test_unsolvable_proofs_are_rechecked_with_the_homecell_double_click():
     s = GAME.from_layout("||||Ac 2c 3c 4c 5c 6c 7c 8c 9c|Ad 2d 3d 4d 5d 6d 7d 8d 9d|"
                          "Ah 2h 3h 4h 5h 6h 7h 8h 9h|As 2s 3s 4s||Js|Qc Ts|Td Tc Jh|Kd|Ks|Qd Th|"
                          "Jc Kc Kh Jd Qh Qs 9s 8s 7s 6s 5s#31#0")
-    buf = np.empty(fs.MAX_MOVES, np.int32)
-    listed = {str(Move.from_code(c)) for c in buf[:fs.legal_complete(s.array, buf)]}
+    buf = np.empty(fc.MAX_MOVES, np.int32)
+    listed = {str(Move.from_code(c)) for c in buf[:fp.legal_complete(s.array, buf)]}
     assert {"dbl 4", "dbl 5", "dbl 6", "dbl 7"} <= listed
-    listed_fast = {str(Move.from_code(c)) for c in buf[:fs.legal(s.array, buf)]}
+    listed_fast = {str(Move.from_code(c)) for c in buf[:fp.legal(s.array, buf)]}
     assert not any(m.startswith("dbl") for m in listed_fast)
-    r = fs.solve(GAME.from_layout(STUCK_61))
+    r = SOLVER.solve(GAME.from_layout(STUCK_61))
     assert r.verdict == "unsolvable" and r.nodes_expanded >= 2 * 61  # both searches ran
 
 
@@ -185,7 +225,7 @@ def _playout_positions(seed, plies):
     else:
         s = GAME.deal(int(rng.integers(1, 32001)), numbering="microsoft")
     a = s.array.copy()
-    buf = np.empty(fs.MAX_MOVES, np.int32)
+    buf = np.empty(fc.MAX_MOVES, np.int32)
     out = [(a.copy(), False)]  # (position, produced by an action = autoplay fixpoint)
     for _ in range(plies):
         n = fc.legal_moves(a, buf, 0)
@@ -199,104 +239,137 @@ def _playout_positions(seed, plies):
 @settings(deadline=None, max_examples=60)
 @given(st.integers(0, 2**31), st.integers(0, 120))
 def test_fast_move_generation_and_apply_equal_the_engine(seed, plies):
-    buf = np.empty(fs.MAX_MOVES, np.int32)
-    buf2 = np.empty(fs.MAX_MOVES, np.int32)
+    buf = np.empty(fc.MAX_MOVES, np.int32)
+    buf2 = np.empty(fc.MAX_MOVES, np.int32)
     for a, fixpoint in _playout_positions(seed, plies):
         n = fc.legal_moves(a, buf, 0)
-        n2 = fs.legal_fast(a, buf2)
+        n2 = ref.legal_fast(a, buf2)
         assert n2 == n and list(buf2[:n2]) == list(buf[:n])  # same moves, same order
         for m in buf[:n]:
             want = a.copy()
             fc.apply(want, m)
             got = a.copy()
-            fs.apply_fast(got, m)
+            ref.apply_fast(got, m)
             assert np.array_equal(got, want)
             if fixpoint:
                 got = a.copy()
-                fs.apply_child(got, m, True)
+                apply_child(got, m, True)
                 assert np.array_equal(got, want)
             src, k, dst = (m >> 16) & 0xFF, (m >> 8) & 0xFF, m & 0xFF
-            home = range(fs.FIRST_HOME, fs.FIRST_COL)
+            home = range(fc.FIRST_HOME, fc.FIRST_COL)
             if (m >> 24) == DRAG and src not in home and dst not in home and \
                     np.array_equal(want[fc.HOME:fc.HOME + 4], a[fc.HOME:fc.HOME + 4]):
                 # a drag that sends nothing home, as the fused kernel writes a simple child
-                row = np.zeros((1, fs.REC), np.int8)
-                fs._drag_to_row(row, 0, a.astype(np.int8), src, k, dst)
-                assert np.array_equal(row[0, :fs.STATE_SIZE], want.astype(np.int8))
+                row = np.zeros((1, REC), np.int8)
+                drag_to_row(row, 0, a.astype(np.int8), src, k, dst)
+                assert np.array_equal(row[0, :fc.STATE_SIZE], want.astype(np.int8))
 
 
 @settings(deadline=None, max_examples=40)
 @given(st.integers(0, 2**31), st.integers(0, 120))
 def test_heuristic_and_hashes_by_column_equal_the_whole_position_versions(seed, plies):
     a = _playout_positions(seed, plies)[-1][0]
-    for hw in (fs.HW_MAIN, fs.HW_BREAKS, fs.HW_SHORT, fs.HW_MAIN_BREAKS):
+    need = ref.need_ranks(a)
+    mask = need_mask(need_bits(a))
+    for hw in HEURISTIC_WEIGHTS:
         w = np.array(hw, np.int64)
-        need = fs._need(a)
-        shares = np.array([fs._col_h(a, c, need, w) for c in range(8)], np.int64)
-        assert fs._h_from_cols(a, shares, w) == fs._heuristic(a, *hw)
-        mask = fs._need_mask(need)
-        assert [fs._col_h_fast(a, c, mask, w) for c in range(8)] == list(shares)
+        shares = [ref.col_share_by_need(a, c, need, w) for c in range(8)]
+        assert ref.heuristic_from_shares(a, shares, w) == fp.weighted_heuristic(a, *hw)
+        assert [col_share(a, c, mask, w) for c in range(8)] == shares
     b = _shuffled(a, np.random.default_rng(seed))
-    assert fs.zhashes(a) == fs.zhashes(b)  # canonical
-    buf = np.empty(fs.MAX_MOVES, np.int32)
-    for m in buf[:fs.legal(a, buf)][:6]:
+    assert ref.zhashes(a) == ref.zhashes(b)  # canonical
+    buf = np.empty(fc.MAX_MOVES, np.int32)
+    for m in buf[:fp.legal(a, buf)][:6]:
         c = a.copy()
-        fs.apply(c, m)
-        z1, z2 = fs.zhashes(c)
-        assert z1 != fs.zhashes(a)[0] and z2 != fs.zhashes(a)[1]
+        fp.apply(c, m)
+        z1, z2 = ref.zhashes(c)
+        assert z1 != ref.zhashes(a)[0] and z2 != ref.zhashes(a)[1]
 
 
-def test_fused_kernel_searches_exactly_like_the_generic_core():
+@pytest.mark.parametrize("deal", [3, 617])
+def test_fused_kernel_searches_exactly_like_the_generic_core(deal):
     """Same heuristic, same weights: the same nodes, stored states and moves (the fused kernel
     only computes the same things faster)."""
-    for deal in (3, 617):
-        start = fs._start_state(deal).array
-        a = fs.BestFirst(fs.get_plug("PLUG"), fs.Limits(), (1, 1)).run(start)
-        b = fs.FreecellBestFirst(fs.HW_MAIN, fs.Limits(), (1, 1)).run(start)
-        assert a.verdict == b.verdict == "solved"
-        assert (a.nodes_expanded, a.states_stored, a.moves) == (b.nodes_expanded, b.states_stored, b.moves)
+    start = _deal(deal)
+    a = BestFirst(fp.plug("main"), Limits(), (1, 1)).run(start)
+    b = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1)).run(start)
+    assert a.verdict == b.verdict == "solved"
+    assert (a.nodes_expanded, a.states_stored, a.moves) == (b.nodes_expanded, b.states_stored, b.moves)
 
 
 def test_portfolio_node_limit_covers_all_members():
-    pf = fs.METHODS["fast"]
-    assert isinstance(pf, fs.Portfolio) and len(pf.members) >= 2
+    pf = METHODS["fast"]
+    assert isinstance(pf, Portfolio) and len(pf.members) >= 2
     n = sum(pf.first) - pf.first[-1] // 2  # the last member gets half a slice
-    r = fs.solve(11982, max_nodes=n)
+    r = SOLVER.solve(11982, max_nodes=n)
     assert r.verdict == "unknown" and r.limit == "nodes" and r.nodes_expanded == n
 
 
+@pytest.mark.slow
 def test_portfolio_finds_what_a_single_heuristic_finds_slowly():
-    """MS 24106: 2.3 million nodes for the former fixed pair of searches, far less here."""
-    r = fs.solve(24106, max_nodes=200000)
+    """MS 24106 costs a fixed pair of searches millions of nodes; the portfolio far less."""
+    r = SOLVER.solve(24106, max_nodes=200000)
     assert r.verdict == "solved" and r.verify()
 
 
 def test_runner_reset_leaves_an_empty_table():
     """reset empties the table slot by slot from the rows (or replaces it after growth)."""
-    r = fs.FreecellBestFirst(fs.HW_MAIN, fs.Limits(), (1, 1))
+    r = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1))
     for deal, limit in ((1, None), (617, None), (24106, 30000), (2, None)):
-        res = r.reset(fs.Limits(limit)).run(fs._start_state(deal).array)
+        res = r.reset(Limits(limit)).run(_deal(deal))
         assert res.verdict in ("solved", "unknown")
         assert np.count_nonzero(r.tt[0::3]) == res.states_stored
-        r.reset(fs.Limits())
+        r.reset(Limits())
         assert not r.tt.any()
-        again = r.run(fs._start_state(deal).array) if limit is None else None
+        again = r.run(_deal(deal)) if limit is None else None
         if again is not None:  # a reused runner searches exactly as a fresh one
             assert (again.nodes_expanded, again.moves) == (res.nodes_expanded, res.moves)
 
 
+def _same(a, b):
+    return (a.verdict, [str(m) for m in a.moves], a.nodes_expanded, a.states_stored,
+            a.atomic_length) == (b.verdict, [str(m) for m in b.moves], b.nodes_expanded,
+                                 b.states_stored, b.atomic_length)
+
+
+@pytest.mark.slow
 def test_solve_many_batch_kernel_gives_what_solve_gives():
     """solve_many runs first slices many deals to a call and resumes the others: same results."""
     deals = list(range(1, 161)) + [1941, 24106, 11982, 617]
-    many = fs.solve_many(deals, chunk=64)
+    many = SOLVER.solve_many(deals)
     for d, r in zip(deals, many):
-        one = fs.solve(d)
-        assert r.deal == d
-        assert (r.verdict, r.moves, r.nodes_expanded, r.states_stored, r.atomic_length) == \
-            (one.verdict, one.moves, one.nodes_expanded, one.states_stored, one.atomic_length), d
+        one = SOLVER.solve(d)
+        assert r.deal == d and _same(r, one), d
         if r.verdict == "solved":
             assert r.verify()
     assert [r.verdict for r in many].count("unsolvable") == 1
-    # limits that a first slice could break go through solve, deal by deal
-    tiny = fs.solve_many([1, 2], max_nodes=10)
+    # small chunks: a chunk may run out of room for paths and go on in the next call
+    chunked = list(solve_batch(deals, "fast", check_limits(), chunk=64))
+    assert [i for i, _, _ in chunked] == list(range(len(deals)))
+    for (_, raw, _), r in zip(chunked, many):
+        assert (raw.verdict, raw.nodes_expanded, raw.states_stored) == (
+            r.verdict, r.nodes_expanded, r.states_stored)
+        assert [Move.from_code(c) for c in raw.moves] == r.moves
+
+
+def test_limits_a_first_slice_could_break_go_deal_by_deal():
+    tiny = SOLVER.solve_many([1, 2], max_nodes=10)
     assert [r.verdict for r in tiny] == ["unknown", "unknown"]
+    assert [r.nodes_expanded for r in tiny] == [10, 10]
+    other = SOLVER.solve_many([3, 4], method="astar")
+    assert [_same(r, SOLVER.solve(d, method="astar")) for d, r in zip((3, 4), other)] == [True, True]
+
+
+def test_solve_columns_of_microsoft_deals_take_the_batch_path():
+    seeds = np.array([1, 2, 3, 11982, 5], dtype=np.int64)
+    cols = SOLVER.solve_columns(seeds, "microsoft", {}, "aisleriot", check_limits())
+    for i, seed in enumerate(seeds.tolist()):
+        one = SOLVER.solve(seed)
+        assert cols["seed"][i] == seed
+        assert cols["nodes"][i] == one.nodes_expanded
+        assert cols["length"][i] == (len(one.moves) if one.solved else -1)
+    # Aisleriot seeds go deal by deal
+    cols = SOLVER.solve_columns(seeds[:2], "aisleriot", {}, "open", check_limits())
+    for i, seed in enumerate(seeds[:2].tolist()):
+        one = SOLVER.solve(GAME.deal(seed, numbering="aisleriot"))
+        assert cols["nodes"][i] == one.nodes_expanded

@@ -1,0 +1,21 @@
+"""How the fused kernel's helpers are compiled so that calling them costs nothing.
+
+Numba counts references to arrays: a compiled function that takes an array adds one on
+entry and drops it on exit, each an atomic update, unless its optimiser can pair and remove
+them.  It can when every path through the function reaches one common exit; a call to a
+compiled function that is not inlined breaks that (the call's error return is another way
+out), and so do array arguments last used in different branches.  Per child of every node
+those updates cost as much as the rest of the work, so:
+
+* ``jit_leaf``: small leaf kernels that the fused kernel's helpers call are always inlined
+  by LLVM (``forceinline``), so a helper calling them stays one path;
+* the helpers themselves are plain ``rules._jit.jit`` functions written without
+  branches over array arguments -- the kernel body does the branching, over its own
+  arrays, and picks the helper;
+* ``jit_ir_inline``: the two table/row helpers that must sit in the kernel's own
+  branches are inlined at Numba's IR level (``inline="always"``).
+"""
+from numba import njit
+
+jit_leaf = njit(cache=True, nogil=True, forceinline=True)
+jit_ir_inline = njit(cache=True, nogil=True, inline="always")

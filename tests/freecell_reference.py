@@ -1,0 +1,80 @@
+"""Reference forms for the Freecell solver tests: the whole-position versions that the fused
+kernel's incremental pieces (:mod:`solvers.freecell.moves`, :mod:`solvers.freecell.columns`)
+are checked against.  Plain Python over the kernels' building blocks: slow and obvious.
+
+* :func:`legal_fast`, :func:`apply_fast` -- the fused kernel's move list and apply on any
+  position (its full autoplay check), to compare with the engine's;
+* :func:`col_share_by_need` -- a column's heuristic share from the per-suit ranks each suit
+  needs (the form ``weighted_heuristic`` uses), against ``columns.col_share``'s card mask;
+* :func:`heuristic_from_shares` -- the heuristic summed from per-column shares;
+* :func:`zhashes` -- the fused kernel's two hashes from every column at once.
+"""
+import numpy as np
+
+from rules import freecell as fc
+from rules.cards import EMPTY
+from solvers.freecell.columns import col_parts, h_from_shares, hash_finish
+from solvers.freecell.moves import apply_child, legal_masked
+from solvers.freecell.plug import foundation_count
+
+
+def legal_fast(state, buf):
+    """``legal_masked`` with its own scratch array: the engine's solver move list."""
+    return legal_masked(state, buf, np.empty(26, np.int64))
+
+
+def apply_fast(state, move):
+    """``apply_child`` for any position (not known to be an autoplay fixpoint)."""
+    apply_child(state, move, False)
+
+
+def _rank(c):
+    return c % 13 + 1
+
+
+def _red(c):
+    return 1 if c // 13 in (1, 2) else 0
+
+
+def need_ranks(state):
+    """The rank each suit needs next on the foundations (14 when complete), suit by suit."""
+    need = [1, 1, 1, 1]
+    for i in range(4):
+        top = int(state[fc.HOME + i])
+        if top != EMPTY:
+            need[top // 13] = _rank(top) + 1
+    return need
+
+
+def col_share_by_need(state, col, need, hw):
+    """Column ``col``'s share of the heuristic: ``hw[1]`` per card above its first break,
+    ``hw[2]`` per card above a card its suit needs next, ``hw[5]`` per break."""
+    n = int(state[fc.HEIGHT + col])
+    cards = [int(c) for c in state[fc.COLS + col * fc.COL_WIDTH:fc.COLS + col * fc.COL_WIDTH + n]]
+    first_break, breaks, buried = n, 0, 0
+    for i in range(1, n):
+        lo, up = cards[i - 1], cards[i]
+        if _rank(lo) != _rank(up) + 1 or _red(lo) == _red(up):
+            breaks += 1
+            first_break = min(first_break, i)
+    for i, c in enumerate(cards):
+        if need[c // 13] == _rank(c):
+            buried += n - 1 - i
+    return int(hw[1] * (n - first_break) + hw[2] * buried + hw[5] * breaks)
+
+
+def heuristic_from_shares(state, shares, hw):
+    """The heuristic with weights ``hw`` given every column's share."""
+    return int(h_from_shares(state, np.asarray(shares, np.int64), np.asarray(hw, np.int64),
+                             foundation_count(state)))
+
+
+def zhashes(state):
+    """The fused kernel's two canonical hashes of ``state``, from all its columns."""
+    s1 = s2 = 0
+    for col in range(8):
+        a, b = col_parts(state, col)
+        s1 = (s1 + int(a)) % 2**64          # the kernel's uint64 sums wrap around
+        s2 = (s2 + int(b)) % 2**64
+    h1, h2 = hash_finish(state, np.uint64(s1), np.uint64(s2))
+    return int(h1), int(h2)
