@@ -59,7 +59,8 @@ def test_fast_solutions_replay_under_the_referee(deal):
         s.apply(m)
     assert s.is_won()
     assert r.atomic_length >= 52
-    assert r.atomic_length == replay_atomic(r.start.array, np.array([m.code for m in r.moves], np.int32))
+    codes = np.array([m.code for m in r.moves], np.int32)
+    assert r.atomic_length == replay_atomic(r.start.array, codes)
 
 
 @pytest.mark.parametrize("method", ["astar", "short", "greedy", "dfs"])
@@ -72,7 +73,8 @@ def test_other_methods_solve_and_replay(method):
 def test_both_rule_modes_run_the_same_search():
     a = SOLVER.solve(617, rules="aisleriot")
     b = SOLVER.solve(617, rules="open")
-    assert (a.moves, a.nodes_expanded, a.states_stored) == (b.moves, b.nodes_expanded, b.states_stored)
+    assert (a.moves, a.nodes_expanded, a.states_stored) == (
+        b.moves, b.nodes_expanded, b.states_stored)
     assert b.rules == "open" and b.verify()
 
 
@@ -294,7 +296,8 @@ def test_fused_kernel_searches_exactly_like_the_generic_core(deal):
     a = BestFirst(fp.plug("main"), Limits(), (1, 1)).run(start)
     b = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1)).run(start)
     assert a.verdict == b.verdict == "solved"
-    assert (a.nodes_expanded, a.states_stored, a.moves) == (b.nodes_expanded, b.states_stored, b.moves)
+    assert (a.nodes_expanded, a.states_stored, a.moves) == (
+        b.nodes_expanded, b.states_stored, b.moves)
 
 
 def test_portfolio_node_limit_covers_all_members():
@@ -357,7 +360,7 @@ def test_limits_a_first_slice_could_break_go_deal_by_deal():
     assert [r.verdict for r in tiny] == ["unknown", "unknown"]
     assert [r.nodes_expanded for r in tiny] == [10, 10]
     other = SOLVER.solve_many([3, 4], method="astar")
-    assert [_same(r, SOLVER.solve(d, method="astar")) for d, r in zip((3, 4), other)] == [True, True]
+    assert all(_same(r, SOLVER.solve(d, method="astar")) for d, r in zip((3, 4), other))
 
 
 def test_solve_columns_of_microsoft_deals_take_the_batch_path():

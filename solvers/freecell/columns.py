@@ -26,10 +26,16 @@ FREE, HOME, HIGH, HEIGHT = fc.FREE, fc.HOME, fc.HIGH, fc.HEIGHT
 COLS, COL_WIDTH = fc.COLS, fc.COL_WIDTH
 
 _ZRNG = np.random.default_rng(20261129)
-Z1 = _ZRNG.integers(0, 2**63, size=52 * COL_WIDTH, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
-Z2 = _ZRNG.integers(0, 2**63, size=52 * COL_WIDTH, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
-ZC1 = _ZRNG.integers(0, 2**63, size=53, dtype=np.int64).astype(np.uint64)     # free cell: card + 1
-ZC2 = _ZRNG.integers(0, 2**63, size=53, dtype=np.int64).astype(np.uint64)
+
+
+def _words(n):
+    return _ZRNG.integers(0, 2**63, size=n, dtype=np.int64).astype(np.uint64)
+
+
+Z1 = _words(52 * COL_WIDTH) * np.uint64(2) + np.uint64(1)   # by (card, height): odd words
+Z2 = _words(52 * COL_WIDTH) * np.uint64(2) + np.uint64(1)
+ZC1 = _words(53)                                             # by free cell content: card + 1
+ZC2 = _words(53)
 ZK = np.uint64(0x9E3779B97F4A7C15)     # the height's weight in a column's h2 sum
 CELLS2_SEED = np.uint64(0x243F6A8885A308D3)
 

@@ -224,7 +224,7 @@ def _drop(st, dc, gbase, mn, need0, hw, scan, cst):
 
 
 @jit
-def _key_simple_child(i, h1, h2, c1, c2, cols, tt, kid_keys, kid_cols):
+def _record_simple_child(i, h1, h2, c1, c2, cols, tt, kid_keys, kid_cols):
     """Phase 1's record of simple child ``i``: keys, column-term sums and ``cols`` (changed
     columns, their shares, the change of h); its table slot is prefetched."""
     kid_keys[i, K_KEY1] = h1
@@ -425,8 +425,8 @@ def fc_best_first(root, space, budget, order):
                 e1 += ZC1[c] - ZC1[0]
                 e2 += ZC2[c] - ZC2[0]
                 dh += hw[3]
-            _key_simple_child(i, fix_h1(e1 + t1 + c1), (e2 ^ t2) + c2, c1, c2,
-                              (sc, dc, sh_src, sh_dst, dh), tt, kid_keys, kid_cols)
+            _record_simple_child(i, fix_h1(e1 + t1 + c1), (e2 ^ t2) + c2, c1, c2,
+                                 (sc, dc, sh_src, sh_dst, dh), tt, kid_keys, kid_cols)
         # ---- phase 2: enter the children in move order
         for i in range(n):
             m = buf[i]

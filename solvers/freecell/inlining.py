@@ -12,8 +12,9 @@ those updates cost as much as the rest of the work, so:
 * the helpers themselves are plain ``rules._jit.jit`` functions written without
   branches over array arguments -- the kernel body does the branching, over its own
   arrays, and picks the helper;
-* ``jit_ir_inline``: the two table/row helpers that must sit in the kernel's own
-  branches are inlined at Numba's IR level (``inline="always"``).
+* ``jit_ir_inline``: ``_enter_child`` and ``_link_row``, which the kernel calls from its own
+  branches, are inlined at Numba's IR level (``inline="always"``): as cheap as writing them
+  out there.
 """
 from numba import njit
 

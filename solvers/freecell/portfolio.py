@@ -19,7 +19,7 @@ import time
 from typing import NamedTuple
 
 from ..result import SOLVED, UNKNOWN, UNSOLVABLE
-from ..search import BestFirst, C_NODES, C_STORED, DFS, Limits
+from ..search import C_NODES, C_STORED, DFS, Limits
 from .fused import FreecellBestFirst
 from .plug import HW_BREAKS, HW_CELLS, HW_MAIN, HW_MAIN_BREAKS, HW_NO_BURIED, HW_SHORT, plug
 
@@ -35,7 +35,7 @@ class Portfolio(NamedTuple):
 FC_KINDS = {"fc": False, "fc-newest": True}
 
 # method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
-# generic "best-first" / "dfs"; kind; weights (g, h); node budget, None = the rest of the limits)
+# generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
 METHODS = {
     "fast": Portfolio(((HW_BREAKS, "fc-newest", (2, 3)), (HW_MAIN_BREAKS, "fc", (1, 1)),
                        (HW_CELLS, "fc", (1, 1)), (HW_MAIN, "fc", (1, 1)),
@@ -53,17 +53,15 @@ _RUNNERS = {}
 def runner(hw, kind, weights, limits):
     """A search driver per (heuristic, kind, weights) and thread, reused (and ``reset``)
     from one search to the next.  ``hw``: heuristic weights for the fused kernel (``kind`` in
-    ``FC_KINDS``), else a plug name for the generic core."""
+    ``FC_KINDS``), or a plug name for the generic depth-first core (``kind`` "dfs")."""
     key = (hw, kind, weights, threading.get_ident())
     found = _RUNNERS.get(key)
     if found is not None:
         return found.reset(limits)
     if kind in FC_KINDS:
         found = FreecellBestFirst(hw, limits, weights, FC_KINDS[kind])
-    elif kind == "dfs":
-        found = DFS(plug(hw), limits)
     else:
-        found = BestFirst(plug(hw), limits, weights)
+        found = DFS(plug(hw), limits)
     _RUNNERS[key] = found
     return found
 
@@ -98,12 +96,14 @@ def run_portfolio(array, pf, limits, first_runner=None):
             if max_nodes is not None:
                 goal = min(goal, spent[j] + max_nodes - total)
             left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
-            if result is not None and (goal <= spent[j] or (left_time is not None and left_time <= 0)):
+            out_of_time = left_time is not None and left_time <= 0
+            if result is not None and (goal <= spent[j] or out_of_time):
                 result.limit = "nodes" if goal <= spent[j] else "seconds"
                 return result, runners, sum(spent)
             mem = max_memory_mb
             if mem is not None and total > spent[j]:  # another member has run: its memory counts
-                mem -= sum(r.nbytes() for i, r in enumerate(runners) if r is not None and i != j) / 2**20
+                others = sum(r.nbytes() for i, r in enumerate(runners) if r is not None and i != j)
+                mem -= others / 2**20
             member_limits = Limits(goal, left_time, mem)
             if runners[j] is None:
                 runners[j] = runner(hw, kind, weights, member_limits)

@@ -49,7 +49,8 @@ class FreecellSolver(Solver):
         super().verify(result)
         counted = referee_atomic_length(result)
         if counted != result.atomic_length:
-            raise SolutionError(f"atomic length {result.atomic_length} != the referee's count {counted}")
+            raise SolutionError(f"atomic length {result.atomic_length} != the referee's count "
+                                f"{counted}")
         return True
 
     def _batch_ok(self, deals, numbering, options, method, limits):
