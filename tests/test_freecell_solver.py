@@ -1,6 +1,11 @@
 """Freecell solver: replayed solutions, proofs of unsolvability, limits, canonical hashing, and
 the fused kernel's incremental pieces against their whole-position forms."""
 import copy
+import json
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -85,7 +90,6 @@ def test_batch_of_deals_all_solved_and_verified():
     assert [r.deal for r in results] == list(range(1, 41))
 
 
-@pytest.mark.slow
 def test_ms_11982_is_proven_unsolvable():
     r = SOLVER.solve(11982, method="dfs")
     assert r.verdict == "unsolvable", r.summary()
@@ -308,7 +312,6 @@ def test_portfolio_node_limit_covers_all_members():
     assert r.verdict == "unknown" and r.limit == "nodes" and r.nodes_expanded == n
 
 
-@pytest.mark.slow
 def test_portfolio_finds_what_a_single_heuristic_finds_slowly():
     """MS 24106 costs a fixed pair of searches millions of nodes; the portfolio far less."""
     r = SOLVER.solve(24106, max_nodes=200000)
@@ -335,7 +338,6 @@ def _same(a, b):
                                  b.states_stored, b.atomic_length)
 
 
-@pytest.mark.slow
 def test_solve_many_batch_kernel_gives_what_solve_gives():
     """solve_many runs first slices many deals to a call and resumes the others: same results."""
     deals = list(range(1, 161)) + [1941, 24106, 11982, 617]
@@ -376,3 +378,36 @@ def test_solve_columns_of_microsoft_deals_take_the_batch_path():
     for i, seed in enumerate(seeds[:2].tolist()):
         one = SOLVER.solve(GAME.deal(seed, numbering="aisleriot"))
         assert cols["nodes"][i] == one.nodes_expanded
+
+
+REFCOUNT_SCRIPT = textwrap.dedent(r"""
+    import json
+    from rules import get_game
+    from solvers.freecell import fused
+    from solvers.freecell.plug import HW_MAIN
+    from solvers.search import Limits
+
+    fused.FreecellBestFirst(HW_MAIN, Limits(), (1, 1)).run(get_game("freecell").deal(617).array)
+    counts = {}
+    for name, obj in vars(fused).items():
+        if hasattr(obj, "inspect_llvm") and obj.__module__ == fused.__name__:
+            for ir in obj.inspect_llvm().values():
+                start = ir.index("\ndefine ")
+                own = ir[start:ir.index("\n}", start)]      # the function itself, not its wrappers
+                counts[name] = own.count("@NRT_incref(")
+    print(json.dumps(counts))
+""")
+
+
+@pytest.mark.slow
+def test_the_fused_kernels_helpers_update_no_reference_counts(tmp_path):
+    """Compiled afresh, no helper the kernel calls per node or per child updates a reference
+    count of its array arguments (solvers/freecell/inlining.py says why that matters)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", REFCOUNT_SCRIPT], capture_output=True,
+                          text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    counts = json.loads(proc.stdout)
+    assert {"_lift", "_drop", "_record_simple_child", "_shares_after_home"} <= set(counts)
+    once_per_call = {"fc_best_first", "_start"}
+    assert {name: n for name, n in counts.items() if n and name not in once_per_call} == {}
