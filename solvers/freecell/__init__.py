@@ -6,11 +6,11 @@ capacity ``(F+1) * 2^(empty fields other than source and destination)`` and forc
 autoplay, which runs inside each move -- so a solution is a list of player actions in
 Aisleriot's vocabulary, and replaying it from the deal reproduces every autoplay.
 
-Modules, in dependency order: :mod:`.plug` (the generic core's kernels: ``dfs`` and the
-proof re-check), :mod:`.moves`, :mod:`.columns` and :mod:`.rows` (the fused kernel's
-incremental pieces), :mod:`.inlining` (how its helpers are compiled), :mod:`.fused` (the
-best-first kernel and its driver), :mod:`.portfolio` (what each method runs), :mod:`.batch`
-(many Microsoft deals per kernel call) and :mod:`.solver` (the API).  The pruning, and why
+Modules, in dependency order: :mod:`.inlining` (how the fused kernel's helpers are
+compiled), :mod:`.plug` (the generic core's kernels: ``dfs`` and the proof re-check),
+:mod:`.moves`, :mod:`.columns` and :mod:`.rows` (the fused kernel's incremental pieces),
+:mod:`.fused` (the best-first kernel and its driver), :mod:`.portfolio` (what each method
+runs), :mod:`.batch` (many Microsoft deals per kernel call) and :mod:`.solver` (the API).  The pruning, and why
 each piece keeps the search exact: docs/freecell.md.
 """
 from .batch import ms_deal_array
