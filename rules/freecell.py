@@ -805,7 +805,7 @@ def parse_fcs_board(text) -> State:
     for col in columns:
         slots.append(tuple((c, True) for c in col))
     layout = Layout(tuple(slots), sum(found.values()), 0)
-    return State._trusted(GAME, GAME.layout_to_array(layout, {}))
+    return State.trusted(GAME, GAME.layout_to_array(layout, {}))
 
 
 def format_fcs_board(state) -> str:

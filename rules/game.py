@@ -145,12 +145,12 @@ class Game:
         opts = self.resolve_options(options)
         if numbering == "aisleriot":
             seed = check_aisleriot_seed(seed)
-        return State._trusted(self, self.deal_array(seed, numbering, opts))
+        return State.trusted(self, self.deal_array(seed, numbering, opts))
 
     def from_layout(self, text, **options) -> "State":
         """A position from Aisleriot layout text (or a parsed :class:`Layout`)."""
         layout = check_layout(text) if isinstance(text, Layout) else parse_layout(text)
-        return State._trusted(self, self.layout_to_array(layout, self.resolve_options(options)))
+        return State.trusted(self, self.layout_to_array(layout, self.resolve_options(options)))
 
     def from_text(self, text, **options) -> "State":
         """A position from the text a user gives (``aisle solve --layout/--file``): Aisleriot
@@ -272,12 +272,11 @@ class State:
         self._buf = None
 
     @classmethod
-    def _trusted(cls, game, array):
-        """A State over an array the engine built itself (deals, layouts, kernel results), unchecked.
-
-        For code inside the library only: an array that is not a well-formed position can make
-        the kernels read outside it.  ``array`` is used as is when already contiguous int16.
-        """
+    def trusted(cls, game, array):
+        """A State over an array the engine built itself (deals, layouts, kernel results),
+        unchecked, for solvers and players that build many.  Never for arrays from users: one
+        that is not a well-formed position can make the kernels read outside it.  ``array`` is
+        used as is when already contiguous int16."""
         self = cls.__new__(cls)
         self.game = game
         self.array = np.ascontiguousarray(array, dtype=STATE_DTYPE)
@@ -335,7 +334,7 @@ class State:
         return [m for m, _ in self._history]
 
     def copy(self):
-        other = State._trusted(self.game, self.array.copy())
+        other = State.trusted(self.game, self.array.copy())
         other._history = list(self._history)
         return other
 

@@ -167,7 +167,7 @@ class Observation:
         self._trusted = False        # observe() sets it: worlds then skip State's array check
 
     def _world(self, array):
-        return State._trusted(self.game, array) if self._trusted else State(self.game, array)
+        return State.trusted(self.game, array) if self._trusted else State(self.game, array)
 
     # ---- knowledge -------------------------------------------------------------------------
     @property

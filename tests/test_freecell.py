@@ -50,7 +50,7 @@ def build(columns, free=(), homes=()):
     for k, c in enumerate(rest):
         cols[fillers[k % len(fillers)]].append(c)
     # hand-made positions whose filler columns may exceed the engine's column bound: unchecked
-    state = State._trusted(GAME, _array_from_columns(cols, free_cards + [-1] * (4 - len(free_cards)),
+    state = State.trusted(GAME, _array_from_columns(cols, free_cards + [-1] * (4 - len(free_cards)),
                                                      home_cards + [-1] * (4 - len(home_cards))))
     assert _all_cards(state)
     return state

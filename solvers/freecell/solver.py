@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from rules.game import State
 from rules.moves import DRAG, Move
 from rules.registry import get_referee
 from ..base import Solver, check_limits, empty_columns
@@ -63,13 +64,13 @@ class FreecellSolver(Solver):
         if not self._batch_ok(items, numbering, options, method, limits):
             return super()._solve_many(items, numbering, options, method, rules, limits,
                                        progress)
-        template = self.game.deal(1)
+        game = self.game
         known = _MOVES.get  # Moves are non-empty tuples: ``or`` only misses on a new code
         out = []
         with _gc_paused():
             for i, result, root in solve_batch([int(d) for d in items], method, limits):
                 result.moves = [known(c) or _move(c) for c in result.moves]
-                result = self._finish(result, _dealt(template, root), method, rules)
+                result = self._finish(result, State.trusted(game, root.copy()), method, rules)
                 result.deal = int(items[i])
                 out.append(result)
                 if progress is not None:
@@ -106,15 +107,6 @@ def referee_atomic_length(result):
         to_home = m.kind == DRAG and 4 <= m.dst < 8
         atomic += (m.n if m.kind == DRAG else 1) + home - (1 if to_home else 0)
     return atomic
-
-
-def _dealt(template, root):
-    """A State of the deal ``root`` that the batch kernel dealt: a copy of ``template`` (a
-    State of the same game) refilled, since checking each engine-built array again, as
-    ``State(game, array)`` does, would cost more than solving a typical deal."""
-    state = template.copy()
-    state.array[:] = root
-    return state
 
 
 @contextmanager
