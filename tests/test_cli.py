@@ -45,7 +45,7 @@ def test_deal_formats(capsys):
     (["deal", "ten-across", "1", "--option", "colour=on"], "'colour'"),
     (["deal", "clock", "1", "--format", "fcs"], "fcs"),
     (["conformance", "/nonexistent/trace.txt.gz"], "/nonexistent/trace.txt.gz"),
-    (["play", "yukon", "1"], "--random"),
+    (["play", "yukon", "1", "--player", "bogus"], "bogus"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
