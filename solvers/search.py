@@ -446,13 +446,17 @@ class _Run:
 
     def _grow_table(self, factor=2):
         cap = self.capacity()
-        extra = (factor + 1) * (cap * self.SLOT_BYTES)  # new table while the old one exists
-        if not self._fits(extra):
+        if not self._fits(self._growth_bytes(cap, factor)):
             return False
         keys, vals = self._new_table(factor * cap)
         self._rehash(keys, vals)
         self.keys, self.vals = keys, vals
         return True
+
+    def _growth_bytes(self, cap, factor):
+        """Memory a growth by ``factor`` adds while the old table still exists (counted with
+        a margin of one more table)."""
+        return (factor + 1) * (cap * self.SLOT_BYTES)
 
     def reserve(self, states):
         """Grow the table at once to hold about ``states`` positions, as far as the memory
@@ -511,7 +515,9 @@ class DFS(_Run):
     """Depth-first search driver.  ``keys_only=True`` keeps no value beside each key (the
     kernel never reads one): 16 bytes per table slot instead of 24, same search.
     ``store_dead_ends=False`` enters no child the heuristic proves dead: same nodes expanded
-    and moves, fewer positions stored, dead ends reached again are tested again."""
+    and moves, fewer positions stored, dead ends reached again are tested again.  A keys-only
+    table grows when the old and the new table fit the memory limit together (the default
+    keeps a margin of one more table)."""
 
     def __init__(self, plug, limits, table_capacity=1 << 14, depth=1 << 10, keys_only=False,
                  store_dead_ends=True):
@@ -530,6 +536,13 @@ class DFS(_Run):
 
     def _arrays(self):
         return (self.keys, self.vals, self.st_states, self.st_moves, self.st_cnt, self.st_idx)
+
+    def _growth_bytes(self, cap, factor):
+        """A keys-only table counts exactly what a growth adds: the new table (the old one is
+        in ``nbytes`` already, the rehash allocates nothing else)."""
+        if not self.keys_only:
+            return super()._growth_bytes(cap, factor)
+        return factor * cap * self.SLOT_BYTES
 
     def _new_table(self, capacity):
         if not self.keys_only:

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from rules._jit import jit
 from solvers.search import DEAD_END, DFS, GamePlug, Limits, search
+from solvers.yukon.plugs import PLUGS
 from solvers.table import MAX_LOAD, heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
 
 N = 6
@@ -291,3 +292,19 @@ def test_reserve_sizes_the_table_once_and_changes_no_result():
     tight = DFS(plug(), Limits(max_memory_mb=1))     # the memory limit caps the reservation
     tight.reserve(10**9)
     assert tight.nbytes() <= 2**20
+
+
+def test_keys_only_table_grows_while_old_and_new_fit_the_limit():
+    """A keys-only table doubles when the old and the new table fit the memory limit
+    together, not one byte later; the peak stays within the limit."""
+    for keys_only in (True, False):
+        runner = DFS(PLUGS["open"], Limits(), table_capacity=1 << 12, keys_only=keys_only)
+        cap = runner.capacity()
+        limit = runner.nbytes() + 2 * cap * runner.SLOT_BYTES
+        runner.limits.max_bytes = limit - 1
+        assert not runner._grow_table()
+        runner.limits.max_bytes = limit
+        assert runner._grow_table() == keys_only       # the default keeps one table's margin
+        assert runner.nbytes() <= limit
+
+
