@@ -18,28 +18,8 @@ A game plugs in through a :class:`GamePlug` of small Numba kernels with fixed si
 States are 1-D ``int16`` arrays, moves ``int32`` codes (:mod:`rules.moves`).  The core owns the
 searches; the game owns rules, canonical form, ordering and pruning.
 
-How the kernels reach the core (settled by measurement, Numba 0.68, 2-core box)
------------------------------------------------------------------------------
-* Dispatchers passed as plain arguments to a lazily compiled ``@jit(cache=True)`` core: the
-  specialisation is keyed on the dispatcher *object*, so every fresh process misses the cache
-  and recompiles (measured: the index gains a new entry per process, ~0.5-1.2 s each time).
-* Kernels captured from a factory closure: same, ``_cache_misses`` every fresh process.
-* Chosen: the core kernels are compiled eagerly with an explicit signature whose kernel
-  parameters are first-class ``numba.types.FunctionType``.  Any game's dispatchers are passed
-  as function pointers, the signature does not depend on the game, and ``cache=True`` works:
-  a fresh process loads it from the cache (measured 0.01 s instead of 0.3-1.2 s).  The price is
-  an indirect call per kernel call (no inlining): measured within 10 % on a toy loop, and
-  small next to Freecell's move generation.  A per-game module binding globals would also
-  cache, but needs one copy of the core per game.
-* Consequence for a game: its plug kernels must compile to exactly the signatures below, so
-  games wrap their rules kernels in tiny typed adapters (see ``solvers.freecell_solver``).
-* Passing a dispatcher to a ``FunctionType`` parameter makes Numba look its address up on
-  every call from Python (~0.1 ms per kernel); :class:`GamePlug` resolves each address once
-  (``WrapperAddressProtocol``), which matters when a batch solves a deal in a millisecond.
-* Fresh process with a warm cache (``python -c "...freecell_solver.solve(1)"``): 1.6 s wall,
-  0.9 s CPU on the loaded 2-core test box -- 0.45 s importing numba, 0.6 s importing this
-  module (Numba's typing context plus loading the two eagerly compiled kernels), then
-  0.05 s resolving the plugs from cache and 0.01 s solving.
+Why the plugs are function pointers with fixed signatures (the core compiles once, caches
+across processes, and serves every game): ``docs/search.md``.
 
 Resumable runs and limits
 -------------------------
@@ -396,8 +376,9 @@ class Limits:
         self.max_bytes = None if max_memory_mb is None else int(max_memory_mb * 2**20)
 
 
-class _Run:
-    """Shared driver logic: chunks, limits, growth."""
+class Run:
+    """A resumable search driver: calls its kernel in chunks, checks the limits, grows the
+    table and stacks; :class:`DFS`, :class:`BestFirst` and Freecell's fused search extend it."""
 
     CHUNK = 1 << 15
 
@@ -511,7 +492,7 @@ class _Run:
                            seconds, self.peak, limit=limit)
 
 
-class DFS(_Run):
+class DFS(Run):
     """Depth-first search driver.  ``keys_only=True`` keeps no value beside each key (the
     kernel never reads one): 16 bytes per table slot instead of 24, same search.
     ``store_dead_ends=False`` enters no child the heuristic proves dead: same nodes expanded
@@ -583,7 +564,7 @@ class DFS(_Run):
         return moves
 
 
-class BestFirst(_Run):
+class BestFirst(Run):
     def __init__(self, plug, limits, weights=(1, 1), table_capacity=1 << 14, pool=1 << 14):
         super().__init__(plug, limits, table_capacity)
         self.wg, self.wh = (int(w) for w in weights)

@@ -16,7 +16,7 @@ from rules import freecell as fc
 from rules._jit import jit
 from rules.moves import DRAG
 from ..search import (C_HEAP, C_INIT, C_NODES, C_POOL, C_STORED, C_WIN_NODE, CTL_SIZE,
-                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, _Run)
+                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run)
 from ..table import MAX_LOAD, fix_h1, fmix64, prefetch2, tt3_insert, tt3_prefetch
 from .columns import (BREAKS, BURIED, FIRST_BREAK, NEEDED, RAW1, RAW2, SCANNED, TERM1, TERM2,
                       TOP_RUN, Z1, Z2, ZC1, ZC2, ZK, buried_by, cell_terms, col_parts, col_scan,
@@ -485,7 +485,7 @@ def fc_best_first(root, space, budget, order):
 
 
 # ---- driver ---------------------------------------------------------------------------------
-class FreecellBestFirst(_Run):
+class FreecellBestFirst(Run):
     """The driver of :func:`fc_best_first` (limits, growth and verdicts from the core's run).
 
     Arrays: the table ``tt`` (3 words a slot), node rows ``pool`` (``REC`` bytes each) and the
