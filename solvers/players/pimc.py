@@ -4,32 +4,36 @@ For each decision it deals ``samples`` worlds consistent with the observation
 (:meth:`Observation.sample`; every distinct world when there are no more than that) and
 solves each with the game's thoughtful solver under ``budget`` nodes:
 
-1. A solved world credits the first move of its solution (its *lead*).
-2. The ``checks`` moves with the most leads (then the best by the heuristic of visible things,
-   :mod:`.heuristics`) are candidates.  One solution names one winning move, but a world is
-   often won by several, so each candidate is tried in every solved world it does not lead
-   (the world after the move, solved under the same budget).
-3. While the two best candidates are close (within a tenth of the worlds, and not both winning
-   them all), ``samples`` more worlds are dealt and the candidates tried there, up to
-   ``extend`` times: effort goes to the decisions where sampling noise could flip the choice.
+1. A solved world yields a *plan*: its solution up to and including the first move that turns
+   a card up.  Until then every world shows the same cards, so the plan is legal in all of
+   them and a player can commit to it without knowing which world it is in.
+2. The ``checks`` first moves most solutions start with (then the heuristic's best) are
+   candidates, each with its most common plans (a lone move when no solution starts with it).
+   Every candidate plan is tried in every solved world it did not come from: the world after
+   the plan, solved under the same budget.
+3. While the two best candidate moves are close (within a tenth of the worlds, and not both
+   winning all of them), ``samples`` more worlds are dealt and the candidates tried there, up to
+   ``extend`` times: effort goes where sampling noise could flip the choice.
 
-It plays the move that wins most worlds; among equals the one more solutions start with (a
-move that merely keeps every world winnable wins them all too, and following the solutions'
-lines is what makes progress), then the heuristic order.  When no world is won it plays the
-heuristic's best move.
+It plays the move whose best plan wins most worlds; among equals the one more solutions start
+with (a move that merely keeps every world winnable wins them all too; following the
+solutions is what makes progress), then the heuristic's order (:mod:`.heuristics`).  When no
+world is won it plays the heuristic's best move.
 
-Why this shape rather than solving the position after every move in every world: most worlds
-are decided by one solve of a few hundred nodes and most moves are never close to the best,
-so trying a few candidates, and sampling more only when they are close, buys the same choices
-for a fraction of the solves.  What limits it is PIMC's known blind spot (strategy fusion:
-each world's line assumes the hidden cards are known, so moves that gather information earn
-nothing), the node budget (worlds left "unknown" credit nothing) and the sample size
-(docs/players.md has the measurements).
+Why plans and not single moves: a world's line may make choices that only its own hidden cards
+justify (which group to move, which pile to open next); crediting only its first move lets
+those choices count for every world (PIMC's "strategy fusion").  Trying the whole plan in the
+other worlds removes that until the next card is turned up.  Why candidates and not every move:
+most worlds are decided by one solve of a few hundred nodes and most moves are never close to
+the best, so trying a few, and sampling more only when they are close, buys the same choices for
+a fraction of the solves.  docs/players.md has the measurements.
 
 Deterministic: the worlds come from the player's seed and the observation, and the budgets are
 node counts, never seconds.
 """
 from rules.game import Outcome
+from rules.moves import Move
+from rules.observation import hidden_entries
 from ..result import SOLVED
 from .base import Player, candidate_moves, ranked_by_value
 
@@ -55,14 +59,15 @@ class PimcPlayer(Player):
             return moves[0]
         rng = self.rng_for(observation)
         ranked = ranked_by_value(observation, moves, rng)
-        wins, leads = self.world_wins(observation, ranked, rng)
-        if not any(wins.values()):
+        tally = self.tally(observation, ranked, rng)
+        value = {m: tally.value(m) for m in ranked}
+        self.last_wins, self.last_worlds = value, tally.n_worlds
+        if not any(value.values()):
             return ranked[0]
-        return max(ranked, key=lambda m: (wins[m], leads[m]))   # max keeps the first of equals
+        return max(ranked, key=lambda m: (value[m], tally.move_leads.get(m, 0)))
 
-    def world_wins(self, observation, ranked, rng):
-        """``(wins, leads)`` for the moves ``ranked`` (best heuristic first): move -> sampled
-        worlds it was found to win, and worlds whose solution starts with it."""
+    def tally(self, observation, ranked, rng):
+        """The :class:`_Tally` over the sampled worlds, its candidates tried."""
         from solvers import get_solver
 
         tally = _Tally(get_solver(observation.game), ranked, self.params["budget"])
@@ -83,60 +88,97 @@ class PimcPlayer(Player):
                 break
             tally.add_worlds([observation.sample(rng) for _ in range(samples)])
             tally.try_candidates()
-        self.last_wins, self.last_worlds = dict(tally.wins), tally.n_worlds
-        return tally.wins, tally.leads
+        return tally
 
 
 class _Tally:
-    """Wins and leads per move over the worlds solved so far."""
+    """Wins per plan over the worlds solved so far.
+
+    A plan is a world's solution up to and including its first move that turns a card up (all
+    of it if none does).  Until that move every world shows the same cards, so the plan is legal
+    in all of them, and a player can commit to it without knowing which world it is in; trying
+    whole plans, not just their first moves, in the other worlds keeps a world's line from
+    counting choices that only its hidden cards justify.
+    """
 
     def __init__(self, solver, ranked, budget):
         self.solver, self.ranked, self.budget = solver, ranked, budget
-        self.wins = {m: 0 for m in ranked}
-        self.leads = dict(self.wins)
-        self.solved = []            # solved worlds: (world, moves known to win it, moves tried)
-        self.candidates = []
+        self.wins = {}              # plan -> worlds it was found to win
+        self.plan_leads = {}        # plan -> worlds whose solution it begins
+        self.move_leads = {}        # first move -> worlds whose solution starts with it
+        self.solved = []            # solved worlds: (world, plans known to win it, plans tried)
+        self.candidates = []        # plans tried in every solved world
         self.n_worlds = 0
 
     def add_worlds(self, worlds):
         for world in worlds:
             self.n_worlds += 1
             result = self.solver.solve(world, max_nodes=self.budget)
-            if result.verdict == SOLVED and result.moves and result.moves[0] in self.wins:
-                lead = result.moves[0]
-                self.wins[lead] += 1
-                self.leads[lead] += 1
-                self.solved.append((world, {lead}, {lead}))
+            if result.verdict == SOLVED and result.moves and result.moves[0] in self.ranked:
+                plan = plan_of(world, result.moves)
+                self.wins[plan] = self.wins.get(plan, 0) + 1
+                self.plan_leads[plan] = self.plan_leads.get(plan, 0) + 1
+                self.move_leads[plan[0]] = self.move_leads.get(plan[0], 0) + 1
+                self.solved.append((world, {plan}, {plan}))
             # a world proven lost is lost whatever the move; one left unknown is not tried
             # again (each try could cost the whole budget), so it counts as won by none
 
     def pick_candidates(self, count):
-        order = sorted(range(len(self.ranked)), key=lambda i: (-self.leads[self.ranked[i]], i))
-        self.candidates = [self.ranked[i] for i in order[:count]]
+        """The ``count`` moves most solutions start with (then the heuristic's best), each with
+        its most common plans (``PLANS_PER_MOVE``; a lone move when no solution starts with it)."""
+        rank = {m: i for i, m in enumerate(self.ranked)}
+        moves = sorted(self.ranked, key=lambda m: (-self.move_leads.get(m, 0), rank[m]))[:count]
+        self.candidates = []
+        for move in moves:
+            plans = sorted((p for p in self.plan_leads if p[0] == move),
+                           key=lambda p: (-self.plan_leads[p], len(p)))[:PLANS_PER_MOVE]
+            for plan in plans or [(move,)]:
+                self.wins.setdefault(plan, 0)
+                self.candidates.append(plan)
 
     def try_candidates(self):
         for world, won, tried in self.solved:
-            for move in self.candidates:
-                if move not in tried:
-                    tried.add(move)
-                    if wins_after(self.solver, world, move, self.budget):
-                        won.add(move)
-                        self.wins[move] += 1
+            for plan in self.candidates:
+                if plan not in tried:
+                    tried.add(plan)
+                    if wins_after(self.solver, world, plan, self.budget):
+                        won.add(plan)
+                        self.wins[plan] += 1
+
+    def value(self, move):
+        """Worlds won by the best plan starting with ``move`` found so far."""
+        return max((w for p, w in self.wins.items() if p[0] == move), default=0)
 
     def close(self):
-        """The two best candidates are near enough that more worlds could swap them."""
-        if len(self.candidates) < 2:
+        """The two best candidate moves are near enough that more worlds could swap them."""
+        values = sorted({p[0]: self.value(p[0]) for p in self.candidates}.values(), reverse=True)
+        if len(values) < 2:
             return False
-        best, second = sorted((self.wins[m] for m in self.candidates), reverse=True)[:2]
+        best, second = values[:2]
         if second == best == self.n_worlds:
             return False
         return best - second <= max(1, CLOSE_SHARE * self.n_worlds)
 
 
-def wins_after(solver, world, move, budget):
-    """``move`` played in ``world`` leads to a position the solver wins within ``budget``."""
+PLANS_PER_MOVE = 2           # plans tried per candidate move: its most common ones
+def plan_of(world, moves):
+    """``moves`` up to and including the first one that turns a card up in ``world``."""
+    state = world.copy()
+    hidden = len(hidden_entries(state))
+    for i, move in enumerate(moves):
+        state.apply(move)
+        now = len(hidden_entries(state))
+        if now < hidden:
+            return tuple(moves[:i + 1])
+    return tuple(moves)
+
+
+def wins_after(solver, world, plan, budget):
+    """``plan`` (a move, or a sequence of moves) played in ``world`` leads to a position the
+    solver wins within ``budget``."""
     child = world.copy()
-    child.apply(move)
+    for move in ((plan,) if isinstance(plan, Move) else plan):
+        child.apply(move)
     if child.is_won():
         return True
     if child.outcome != Outcome.ONGOING:
