@@ -13,7 +13,7 @@ import sys
 
 from rules.errors import InvalidOptionError
 from .cli_common import EXIT_UNSOLVABLE, Formatter, add_game_arg, add_position_args, start_state
-from .cli_player import add_player_args, describe_start, make_player, move_text
+from .cli_player import add_player_args, describe_start, make_player, move_text, start_fields
 
 EXIT_WON, EXIT_LOST = 0, EXIT_UNSOLVABLE
 
@@ -78,9 +78,9 @@ def _play_auto(game, state, args):
     if record.won:
         record.verify()                     # the referee replays every win before it is reported
     if args.format == "json":
-        out = {"game": game.name, "start": describe_start(args, game), "layout": state.layout(),
-               "player": record.player, "peeked": record.peeked, "result": record.result,
-               "reason": record.reason or None, "moves": [text for text, _ in shown],
+        out = {**start_fields(args, game, state), "player": record.player, "peeked": record.peeked,
+               "result": record.result, "reason": record.reason or None,
+               "moves": [text for text, _ in shown],
                "length": len(record.moves), "seconds": round(record.seconds, 3)}
         if args.show:
             out["positions"] = [layout for _, layout in shown]

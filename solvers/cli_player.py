@@ -60,6 +60,14 @@ def describe_start(args, game):
     return "from --layout" if args.layout is not None else f"from {args.file}"
 
 
+def start_fields(args, game, state):
+    """The JSON fields that say where a command started, as ``aisle solve --format json`` has them."""
+    seeded = args.seed is not None
+    return {"game": game.name, "seed": int(args.seed) if seeded else None,
+            "numbering": (args.numbering or game.default_numbering) if seeded else None,
+            "start": state.layout()}
+
+
 def move_text(state, move, notation="aisleriot"):
     """``move`` as text in the position ``state`` it is played from."""
     return state.format_move(move, notation)
@@ -130,8 +138,7 @@ def cmd_analyze(args):
         return EXIT_NO_MOVE
     rows = analyze(state, args.timeout, args.samples, args.budget, args.player_seed)
     if args.format == "json":
-        print(json.dumps({"game": game.name, "start": describe_start(args, game),
-                          "layout": state.layout(), "timeout": args.timeout,
+        print(json.dumps({**start_fields(args, game, state), "timeout": args.timeout,
                           "moves": [{"move": str(m), "thoughtful": verdict,
                                      "worlds_won": won if n else None, "worlds": n or None}
                                     for m, verdict, won, n in rows]}, indent=2))

@@ -57,6 +57,7 @@ def test_play_json_and_show(capsys, monkeypatch):
                          "json", "--show")
     data = json.loads(out)
     assert code == 0 and data["result"] == "won" and data["peeked"] is False
+    assert data["seed"] == 1 and data["start"] == get_game("zebra").deal(1).layout()
     assert data["player"] == {"player": "greedy", "seed": 0, "peeks": False}
     assert len(data["positions"]) == data["length"] == len(data["moves"])
     assert replays_to_a_win("zebra", 1, data["moves"])
