@@ -39,6 +39,7 @@ from .base import Player, candidate_moves, ranked_by_value
 
 DEFAULT_SAMPLES, DEFAULT_BUDGET, DEFAULT_CHECKS, DEFAULT_EXTEND = 10, 2000, 3, 3
 CLOSE_SHARE = 0.1           # two candidates this close (share of the worlds) are "close"
+PLANS_PER_MOVE = 2          # plans tried per candidate move: its most common ones
 
 
 class PimcPlayer(Player):
@@ -160,7 +161,6 @@ class _Tally:
         return best - second <= max(1, CLOSE_SHARE * self.n_worlds)
 
 
-PLANS_PER_MOVE = 2           # plans tried per candidate move: its most common ones
 def plan_of(world, moves):
     """``moves`` up to and including the first one that turns a card up in ``world``."""
     state = world.copy()
