@@ -158,6 +158,7 @@ def cmd_analyze(args):
 # ---- deals ---------------------------------------------------------------------------------
 def cmd_deals(args):
     from . import get_solver
+    from .players import default_player
     from .players.grading import GAMES, grade_deal
 
     if not args.winnable:
@@ -189,7 +190,8 @@ def cmd_deals(args):
             break
     kind = f"{args.difficulty} " if args.difficulty else ""
     print(f"# {found} winnable {kind}{game.name} deals among {checked} seeds from {args.from_seed} "
-          f"(grade: share of {args.games} pimc games won; {GAMES} by default)", file=sys.stderr)
+          f"(grade: share of {args.games} {default_player(game)} games won; {GAMES} by default)",
+          file=sys.stderr)
     return 0 if found >= args.count else EXIT_NO_MOVE
 
 
