@@ -1,4 +1,5 @@
-"""The aisle command: deal, play, solve, verify, conformance, winrate, report, show and replay.
+"""The aisle command: deal, play, hint, analyze, deals, solve, verify, conformance, winrate,
+report, show and replay.
 
 Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown game, bad seed,
 malformed file) prints one line on stderr and exits 2, never a traceback.
@@ -9,7 +10,7 @@ import sys
 from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, InvalidOptionError
 from rules.registry import get_referee
-from . import cli_pictures, cli_play, cli_winrate, get_solver
+from . import cli_pictures, cli_play, cli_player, cli_winrate, get_solver
 from .cli_common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
                          one_line, parse_options, positive, read_solution, start_state)
@@ -120,6 +121,7 @@ def build_parser():
     p.set_defaults(func=cmd_deal)
 
     cli_play.register(sub)
+    cli_player.register(sub)
 
     p = sub.add_parser("solve", help="solve a position (exit 0 solved, 3 unsolvable, 4 unknown)",
                        formatter_class=Formatter,

@@ -34,7 +34,9 @@ def register(subparsers):
     source.add_argument("--solution", metavar="FILE",
                         help="moves to play: one per line, or the JSON 'aisle solve --format json' writes")
     source.add_argument("--solve", action="store_true", help="solve the deal first and replay the solution")
-    source.add_argument("--player", metavar="NAME", help="let an auto-player play the deal")
+    source.add_argument("--player", metavar="NAME",
+                        help="let an auto-player play the deal: greedy, pimc or thoughtful (peeks)")
+    p.add_argument("--player-seed", type=int, default=0, help="seed of the auto-player's choices")
     p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=60.0,
                    help="seconds for --solve")
     p.add_argument("--html", metavar="FILE", required=True, help="write the page here")
@@ -59,7 +61,6 @@ def cmd_replay(args):
     game, state = start_state(args)
     verdict = None
     if args.solution is not None:
-
         moves = read_solution(args.solution, game.name, args.seed)
         source = f"solution {args.solution}"
     elif args.solve:
@@ -68,7 +69,7 @@ def cmd_replay(args):
         result = get_solver(game).solve(state, timeout=args.timeout)
         moves, verdict, source = list(result.moves), result.verdict, "the solver's solution"
     else:
-        moves, source = _player_moves(game, state, args.player), f"player {args.player}"
+        moves, source = _player_moves(state, args.player, args.player_seed)
     deal = {"aisleriot": "Aisleriot seed", "microsoft": "Microsoft deal"}.get(
         args.numbering or game.default_numbering, "deal")
     title = f"{game.title}, {deal} {args.seed}: {source}"
@@ -77,14 +78,13 @@ def cmd_replay(args):
     return EXIT_OK
 
 
-def _player_moves(game, state, name):
-    """The moves an auto-player makes from ``state`` (:mod:`solvers.players`)."""
-    try:
-        from . import players
-    except ImportError:
-        raise InvalidOptionError(f"--player {name!r}: no auto-players in this version "
-                                 f"(use --solution FILE or --solve)") from None
-    return list(players.play(game, state.copy(), name))
+def _player_moves(state, name, seed):
+    """The moves an auto-player makes from ``state``, and a caption."""
+    from .players import get_player, play_game
+
+    record = play_game(state, get_player(name, seed=seed))
+    label = f"{name} player{' (peeks at hidden cards)' if record.peeked else ''}, {record.result}"
+    return list(record.moves), label
 
 
 def _write(path, text, what):

@@ -6,7 +6,6 @@ import hashlib
 import json
 import random
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -156,11 +155,13 @@ def test_replay_solve_plays_the_solvers_solution(tmp_path, capsys):
     assert "Result: won (solver: solved)" in text
 
 
-def test_replay_player_without_players_module_is_refused(tmp_path, capsys, monkeypatch):
-    import solvers
+def test_replay_of_an_auto_players_game(tmp_path, capsys):
+    from solvers.players import get_player, play_game
 
-    monkeypatch.delattr(solvers, "players", raising=False)
-    monkeypatch.setitem(sys.modules, "solvers.players", None)      # as if it did not exist
-    code, _, err = aisle(["replay", "clock", "1", "--player", "forced", "--html",
-                          str(tmp_path / "p.html")], capsys)
-    assert code == 2 and "--player 'forced'" in err and len(err.strip().splitlines()) == 1
+    page = tmp_path / "p.html"
+    code, _, err = aisle(["replay", "zebra", "2", "--player", "greedy", "--html", str(page)], capsys)
+    assert code == 0 and page.exists()
+    record = play_game(get_game("zebra").deal(2), get_player("greedy", seed=0))
+    assert f"{len(record.moves)} moves" in err
+    code, _, err = aisle(["replay", "zebra", "2", "--player", "bogus", "--html", str(page)], capsys)
+    assert code == 2 and "'bogus'" in err and len(err.strip().splitlines()) == 1
