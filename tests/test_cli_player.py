@@ -6,22 +6,10 @@ import pytest
 import solvers.cli as cli
 from rules import get_game
 from rules.registry import get_referee
-from solvers import cli_player
 
 
 def run(capsys, monkeypatch, *argv):
-    """``aisle ARGV`` with the hint, analyze and deals commands registered (as solvers/cli.py
-    does once it calls ``cli_player.register``)."""
-    build = cli.build_parser
-
-    def with_player_commands():
-        parser = build()
-        sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-        if "hint" not in sub.choices:
-            cli_player.register(sub)
-        return parser
-
-    monkeypatch.setattr(cli, "build_parser", with_player_commands)
+    """``aisle ARGV`` in this process: exit code, stdout, stderr."""
     try:
         code = cli.main([str(a) for a in argv])
     except SystemExit as exc:            # argparse usage errors (aisle's Parser exits 2)
