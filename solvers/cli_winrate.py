@@ -13,6 +13,8 @@ import signal
 import sys
 import threading
 
+from rules.errors import InvalidOptionError
+
 from .cli_common import EXIT_FAILED, Formatter, one_line, parse_options, positive
 
 DEFAULT_DB = "results.sqlite"
@@ -47,6 +49,14 @@ def register(subparsers):
                    help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run the batches on a Dask cluster: scheduler address, or 'local'")
+    p.add_argument("--player", default=None, choices=("greedy", "pimc", "thoughtful"),
+                   help="play every deal with this auto-player instead of solving it (thoughtful peeks "
+                        "at hidden cards); its games are won or lost, in a run of their own")
+    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's choices")
+    p.add_argument("--samples", type=positive(int, "a positive integer"), default=None,
+                   help="pimc: worlds sampled per move (default: the player's)")
+    p.add_argument("--budget", type=positive(int, "a positive integer"), default=None,
+                   help="pimc: solver nodes per sampled world (default: the player's)")
     p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -87,7 +97,7 @@ def cmd_winrate(args):
                                 options=parse_options(args.option), timeout=args.timeout,
                                 max_nodes=args.max_nodes, jobs=args.jobs, db=db,
                                 batch_size=args.batch_size, dask=args.dask, progress=progress,
-                                retry_unknown=args.retry_unknown)
+                                retry_unknown=args.retry_unknown, player=_player_spec(args))
     except KeyboardInterrupt as exc:
         kept = "nothing was kept (--no-db)" if db is None else (
             f"the deals stored in {db} stay; the same command continues the run")
@@ -132,3 +142,13 @@ def cmd_report(args):
         written = plot_report(args.db, plot)
         sys.stderr.write(f"aisle: wrote {written}\n")
     return 0
+
+
+def _player_spec(args):
+    """``--player`` and its parameters as the settings dict of a player run (None: the solver)."""
+    params = {k: v for k, v in (("samples", args.samples), ("budget", args.budget)) if v is not None}
+    if args.player is None:
+        if params or args.player_seed:
+            raise InvalidOptionError("--player-seed, --samples and --budget need --player")
+        return None
+    return {"name": args.player, "seed": args.player_seed, **params}

@@ -10,14 +10,17 @@ import numpy as np
 from rules import get_game
 from rules.errors import InvalidSeedError
 from . import get_solver
-from .base import check_limits
-from .result import VERDICT_CODES
+from .base import check_limits, empty_columns
+from .result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
 from .seeds import parse_seeds
 
 
-def make_settings(game, numbering=None, rules="aisleriot", options=None, timeout=None, max_nodes=None):
+def make_settings(game, numbering=None, rules="aisleriot", options=None, timeout=None, max_nodes=None,
+                  player=None):
     """Validated, canonical settings dict (the key of a run in the results store).  A solver
-    whose play cannot hit a limit (Clock's forced play) records no limits."""
+    whose play cannot hit a limit (Clock's forced play) records no limits.  ``player`` (a dict:
+    ``name``, ``seed`` and the player's parameters) makes it a run of an auto-player's games
+    instead of the solver's verdicts; its settings are recorded in full."""
     g = get_game(game)
     solver = get_solver(g)
     numbering = g.default_numbering if numbering is None else numbering
@@ -28,8 +31,19 @@ def make_settings(game, numbering=None, rules="aisleriot", options=None, timeout
     limits = check_limits(max_nodes, timeout)
     if not solver.USES_LIMITS:
         limits.timeout = limits.max_nodes = None
-    return {"game": g.name, "numbering": numbering, "rules": rules, "options": opts,
-            "timeout": limits.timeout, "max_nodes": limits.max_nodes}
+    settings = {"game": g.name, "numbering": numbering, "rules": rules, "options": opts,
+                "timeout": limits.timeout, "max_nodes": limits.max_nodes}
+    if player is not None:
+        settings["player"] = _player(player).settings()
+    return settings
+
+
+def _player(spec):
+    """A fresh auto-player from a settings dict (``name`` or ``player``, ``seed``, parameters)."""
+    from .players import get_player
+
+    params = {k: v for k, v in dict(spec).items() if k not in ("name", "player", "seed", "peeks")}
+    return get_player(spec.get("name", spec.get("player")), seed=spec.get("seed", 0), **params)
 
 
 def solve_deal(game, seed, numbering=None, rules="aisleriot", options=None, timeout=None, max_nodes=None):
@@ -44,7 +58,11 @@ def solve_deal(game, seed, numbering=None, rules="aisleriot", options=None, time
 
 
 def solve_batch(settings, seeds):
-    """Solve every seed of ``seeds`` (int64 array) under ``settings``; a batch dict of columns."""
+    """Solve every seed of ``seeds`` (int64 array) under ``settings``; a batch dict of columns.
+    A player run plays each deal instead: won is code SOLVED, any other end code UNSOLVABLE
+    (the store writes them as "won" and "lost"), length the moves of a won game."""
+    if settings.get("player"):
+        return _play_batch(settings, np.ascontiguousarray(seeds, dtype=np.int64))
     solver = get_solver(settings["game"])
     limits = check_limits(settings["max_nodes"], settings["timeout"])
     return solver.solve_columns(seeds, settings["numbering"], settings["options"], settings["rules"], limits)
@@ -53,3 +71,26 @@ def solve_batch(settings, seeds):
 def warmup(settings):
     """Load the game's kernels (from Numba's on-disk cache) so the first batch is not slower."""
     get_solver(settings["game"]).ready()
+
+
+def verdict_texts(settings):
+    """How a run's verdict codes are written in the store: a player's games are won or lost."""
+    return PLAYER_VERDICTS if settings.get("player") else VERDICT_CODES
+
+
+PLAYER_VERDICTS = ("unknown", "won", "lost")
+
+
+def _play_batch(settings, seeds):
+    from .players import play_game
+
+    game = get_game(settings["game"])
+    player = _player(settings["player"])      # its choices depend on its seed and what it sees
+    out = empty_columns(seeds)
+    for i, seed in enumerate(seeds.tolist()):
+        record = play_game(game.deal(seed, settings["numbering"], **settings["options"]), player)
+        out["verdict"][i] = VERDICT_CODE[SOLVED] if record.won else VERDICT_CODE[UNSOLVABLE]
+        out["length"][i] = len(record.moves) if record.won else -1
+        out["nodes"][i] = len(record.moves)
+        out["seconds"][i] = record.seconds
+    return out

@@ -43,6 +43,7 @@ SCHEMA_VERSION = 1
 UNKNOWN_CODE, SOLVED_CODE, UNSOLVABLE_CODE = VERDICT_CODE[UNKNOWN], VERDICT_CODE[SOLVED], VERDICT_CODE[UNSOLVABLE]
 CORE_SETTINGS = ("game", "numbering", "rules", "options", "timeout", "max_nodes")   # always in the key
 BATCH_COLUMNS = ("seed", "verdict", "length", "nodes", "seconds")
+_COUNTED_AS = {"won": SOLVED, "lost": UNSOLVABLE}       # an auto-player's games, counted as verdicts
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,7 +61,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS results (
     run_id  INTEGER NOT NULL REFERENCES runs(run_id),
     seed    INTEGER NOT NULL,
-    verdict TEXT NOT NULL,          -- solved | unsolvable | unknown (checked in Python: a CHECK halves insert speed)
+    verdict TEXT NOT NULL,          -- solved | unsolvable | unknown, or won | lost for a player's games (checked in Python)
     length  INTEGER,
     nodes   INTEGER,
     seconds REAL NOT NULL,
@@ -262,18 +263,19 @@ class ResultsStore:
                     "SELECT verdict, count(*) FROM results WHERE run_id = ? AND seed BETWEEN ? AND ? "
                     "GROUP BY verdict", (run_id, lo, hi))
             for verdict, n in cur:
-                out[verdict] += n
+                out[_COUNTED_AS.get(verdict, verdict)] += n
         return out
 
-    def add_batch(self, run_id, batch, version, replace=False):
+    def add_batch(self, run_id, batch, version, replace=False, verdict_texts=VERDICT_CODES):
         """Write one batch (see :func:`solvers.dispatch.solve_batch`) in one transaction.
 
         A seed already stored for this run is kept as it is (a second client on the same store
         may have solved it first), unless ``replace`` (used to retry unknown deals).  Returns the
         number of rows written.  A malformed batch is refused (:func:`check_batch`).
+        ``verdict_texts`` writes the codes as words (an auto-player's games: unknown, won, lost).
         """
         check_batch(batch)
-        verdicts = [VERDICT_CODES[v] for v in batch["verdict"].tolist()]
+        verdicts = [verdict_texts[v] for v in batch["verdict"].tolist()]
         length = [None if x < 0 else x for x in batch["length"].tolist()]
         nodes = [None if x < 0 else x for x in batch["nodes"].tolist()]
         rows = zip([run_id] * len(verdicts), batch["seed"].tolist(), verdicts, length, nodes,
@@ -289,7 +291,8 @@ class ResultsStore:
     def arrays(self, run_id):
         """Columns of one run in seed order: seed, verdict code, length (-1 = none), nodes, seconds."""
         cur = self._conn.execute(
-            "SELECT seed, CASE verdict WHEN 'solved' THEN 1 WHEN 'unsolvable' THEN 2 ELSE 0 END,"
+            "SELECT seed, CASE verdict WHEN 'solved' THEN 1 WHEN 'won' THEN 1 WHEN 'unsolvable' THEN 2"
+            " WHEN 'lost' THEN 2 ELSE 0 END,"
             " coalesce(length, -1), coalesce(nodes, -1), seconds FROM results WHERE run_id = ? ORDER BY seed",
             (run_id,))
         rows = cur.fetchall()

@@ -34,7 +34,7 @@ from rules.errors import AisleError, InvalidOptionError, InvalidSeedError, short
 
 from . import __version__
 from . import get_solver
-from .dispatch import make_settings, solve_batch, warmup
+from .dispatch import make_settings, solve_batch, verdict_texts, warmup
 from .seeds import parse_seeds
 from .stats import WinRate, win_rate, z_value
 from .store import (CORE_SETTINGS, SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore,
@@ -74,7 +74,7 @@ class Estimate:
     def summary(self):
         w = self.stats
         return (f"{self.settings['game']} seeds {self.seeds} ({settings_text(self.settings)}): "
-                f"{w.deals} deals, {w.won} won, {w.unsolvable} unsolvable, {w.unknown} unknown; "
+                f"{w.deals} deals, {w.won} won, {w.unsolvable} {self.lost_word}, {w.unknown} unknown; "
                 f"win rate {w.text()} ({100 * w.confidence:g}% Wilson interval)")
 
     def run_text(self):
@@ -84,7 +84,12 @@ class Estimate:
         where = ("kept in memory only, nothing stored" if self.db == IN_MEMORY
                  else f"{self.resumed_deals} already stored in {self.db}")
         return (f"{self.new_deals} deals run now ({c.get('solved', 0)} won, {c.get('unsolvable', 0)} "
-                f"unsolvable, {c.get('unknown', 0)} unknown), {where}")
+                f"{self.lost_word}, {c.get('unknown', 0)} unknown), {where}")
+
+    @property
+    def lost_word(self):
+        """A solver's losses are proofs (unsolvable); a player's are games it lost."""
+        return "lost" if self.settings.get("player") else "unsolvable"
 
 
 def settings_text(settings):
@@ -92,7 +97,8 @@ def settings_text(settings):
     beyond the core ones (such as who plays) that is not left at its default."""
     parts = [f"rules {settings['rules']}", f"{settings['numbering']} numbering",
              f"options {options_text(settings['options'])}", f"limits {limits_text(settings)}"]
-    parts += [f"{key} {value}" for key, value in extra_settings(settings).items()]
+    parts += [f"{key} {player_text(value) if key == 'player' else value}"
+              for key, value in extra_settings(settings).items()]
     return ", ".join(parts)
 
 
@@ -163,20 +169,22 @@ def _dask_address(dask):
 
 def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeout=None,
                       max_nodes=None, jobs=None, db=None, batch_size=None, dask=None, progress=False,
-                      retry_unknown=False, confidence=0.95):
+                      retry_unknown=False, confidence=0.95, player=None):
     """Solve the deals ``seeds`` of ``game`` and estimate its win rate; returns an :class:`Estimate`.
 
     ``seeds``: text such as ``"1-1000,5000"``, an int, a range or integers.  ``db``: path of the
     SQLite results store (``None``: in memory, nothing kept).  ``jobs``: worker processes (default:
     every core, except for solvers marked ``IN_PROCESS``; 1 runs in this process).  ``dask``: a
     scheduler address or ``"local"``.  ``retry_unknown``: solve again the deals stored as unknown
-    (with the same limits).  ``progress``: a tqdm bar on stderr.  Every bad argument raises an
+    (with the same limits).  ``progress``: a tqdm bar on stderr.  ``player``: a dict (``name``,
+    ``seed``, parameters) to play every deal with that auto-player instead of solving it; its
+    games are won or lost, and the run is kept apart from the solver's.  Every bad argument raises an
     :class:`rules.errors.AisleError` subclass quoting it, before anything is solved or written.
     """
     started = time.perf_counter()
     if numbering is not None and (not isinstance(numbering, str) or not numbering):
         raise InvalidSeedError(f"numbering {shorten(numbering)} must be a numbering name such as 'aisleriot'")
-    settings = make_settings(game, numbering, rules, options, timeout, max_nodes)
+    settings = make_settings(game, numbering, rules, options, timeout, max_nodes, player)
     if settings["max_nodes"] is not None and settings["max_nodes"] > MAX_NODES:
         raise InvalidOptionError(f"max_nodes {settings['max_nodes']!r} is more than 64-bit counters "
                                  f"hold (at most {MAX_NODES})")
@@ -207,7 +215,8 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
         batches = seedset.batches(size, exclude=done)
 
         def record(batch):
-            store.add_batch(run_id, batch, __version__, replace=retry_unknown)
+            store.add_batch(run_id, batch, __version__, replace=retry_unknown,
+                            verdict_texts=verdict_texts(settings))
             tracker.add(batch)
 
         try:
@@ -439,13 +448,22 @@ def summary_row(settings, stats):
            "deals": w.deals, "won": w.won, "unsolvable": w.unsolvable, "unknown": w.unknown,
            "win_rate": None if math.isnan(w.rate) else w.rate, "low": w.low, "high": w.high,
            "confidence": w.confidence}
-    row.update(extra_settings(settings))
+    row.update({k: player_text(v) if k == "player" else v for k, v in extra_settings(settings).items()})
     return row
+
+
+def player_text(player):
+    """``pimc(seed=0,samples=10,budget=2000)``, and ``peeks`` for a player that sees hidden cards."""
+    if not isinstance(player, dict):
+        return str(player)
+    params = ",".join(f"{k}={v}" for k, v in player.items() if k not in ("player", "peeks"))
+    return f"{player['player']}({params}){' peeks' if player.get('peeks') else ''}"
 
 
 _TABLE = (("game", "game"), ("numbering", "numbering"), ("rules", "rules"), ("options", "options"),
           ("limits", "limits"))
-_COUNTS = (("deals", "deals"), ("won", "won"), ("unsolvable", "unsolvable"), ("unknown", "unknown"))
+# "lost": proven unsolvable in a solver's run, a game the player lost in a player's run
+_COUNTS = (("deals", "deals"), ("won", "won"), ("unsolvable", "lost"), ("unknown", "unknown"))
 
 
 def format_table(rows):

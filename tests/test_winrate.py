@@ -532,3 +532,24 @@ def test_plot_titles_tell_rule_modes_apart(two_rule_modes):
     assert len(set(titles)) == 2
     assert "rules aisleriot" in titles[0] and "rules open" in titles[1]
     assert all("aisleriot numbering" in t and "max_nodes=20000" in t for t in titles)
+
+
+def test_a_players_games_are_a_run_of_their_own_and_are_won_or_lost(tmp_path):
+    """``--player``: every deal played by the auto-player, stored as won/lost (never as a proof),
+    beside the solver's run of the same deals; the same games as play_game plays."""
+    from rules import get_game
+    from solvers.players import get_player, play_game
+
+    db = str(tmp_path / "p.sqlite")
+    solver = estimate_win_rate("ten-across", "1-6", db=db, jobs=1)
+    player = estimate_win_rate("ten-across", "1-6", db=db, jobs=1, player={"name": "greedy", "seed": 3})
+    again = estimate_win_rate("ten-across", "1-6", db=db, jobs=1, player={"name": "greedy", "seed": 3})
+    assert again.new_deals == 0 and again.stats == player.stats
+    won = [play_game(get_game("ten-across").deal(s), get_player("greedy", seed=3)).won for s in range(1, 7)]
+    assert player.stats.won == sum(won) <= solver.stats.won
+    with ResultsStore(db, readonly=True) as store:
+        verdicts = {row["verdict"] for row in store.deal_rows()}
+        rows = summarize(store)
+    assert verdicts <= {"solved", "unsolvable", "won", "lost"} and verdicts & {"won", "lost"}
+    assert [r.get("player") for r in rows] == [None, "greedy(seed=3)"]
+    assert "lost" in player.run_text() and "unsolvable" in solver.run_text()
