@@ -552,6 +552,7 @@ class FreecellGame(Game):
     options = {}
     numberings = _NUMBERINGS
     default_numbering = "microsoft"
+    notations = ("aisleriot", "standard")
 
     # ---- deals and layouts --------------------------------------------------------------------
     def deal_array(self, seed, numbering, options):

@@ -70,6 +70,7 @@ class Game:
     options = {}              # option name -> default (booleans only so far)
     numberings = ("aisleriot",)
     default_numbering = "aisleriot"
+    notations = ("aisleriot",)   # move notations format_move knows; the last is the game's own
 
     # ---- hooks a game implements -----------------------------------------------------------
     def deal_array(self, seed, numbering, options):

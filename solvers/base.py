@@ -189,13 +189,15 @@ class Solver:
 
     def _finish(self, result, start, method, rules):
         """Fill in what every result carries: method, rule mode, start, the referee, and the
-        moves as Move objects with their atomic length."""
+        moves as Move objects (a search gives codes; a batch may give Moves already) with their
+        atomic length."""
         result.method = method
         result.rules = rules
         result.start = start
         result._verifier = self.verify
         if result.verdict == SOLVED:
-            result.moves = [m if isinstance(m, Move) else Move.from_code(int(m)) for m in result.moves]
+            if result.moves and not isinstance(result.moves[0], Move):   # codes from a search
+                result.moves = [Move.from_code(int(m)) for m in result.moves]
             if not result.atomic_length:
                 result.atomic_length = self.atomic_length(start, result.moves)
         else:

@@ -52,7 +52,7 @@ def solution_json(game, state, args, result, moves):
            "rules": result.rules, "method": result.method, "start": state.layout(),
            "verdict": result.verdict, "limit": result.limit or None,
            "moves": [action for action, _ in moves]}
-    if game.name == "freecell":
+    if game.notations[-1] != "aisleriot":
         out["notation"] = [text for _, text in moves]
     out.update({"length": len(moves), "atomic_length": result.atomic_length if result.solved else None,
                 "nodes": result.nodes_expanded, "states": result.states_stored,
@@ -65,7 +65,7 @@ def cmd_solve(args):
     solver = get_solver(game)
     result = solver.solve(state, method=args.method, rules=args.rules, max_nodes=args.max_nodes,
                           timeout=args.timeout, max_memory_mb=args.max_memory_mb)
-    notation = "standard" if args.format != "aisleriot" and game.name == "freecell" else "aisleriot"
+    notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
         moves.append((str(move), replay.format_move(move, notation)))

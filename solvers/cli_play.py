@@ -57,7 +57,7 @@ def _play_auto(game, state, args):
     from .players import play_game
 
     player = make_player(args, game)
-    notation = "standard" if args.format == "notation" and game.name == "freecell" else "aisleriot"
+    notation = game.notations[-1] if args.format == "notation" else "aisleriot"
     shown = []
 
     def on_move(move, after):

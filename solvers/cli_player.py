@@ -88,7 +88,7 @@ def cmd_hint(args):
         return EXIT_NO_MOVE
     player = make_player(args, game)
     move = _choose(player, state)
-    notation = "standard" if args.format == "notation" and game.name == "freecell" else "aisleriot"
+    notation = game.notations[-1] if args.format == "notation" else "aisleriot"
     print(move_text(state, move, notation))
     detail = ""
     if getattr(player, "last_worlds", 0):

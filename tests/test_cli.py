@@ -171,3 +171,19 @@ def test_solve_and_verify_from_a_layout_or_a_file(capsys, tmp_path, game):
     if code == 0:
         code, out, _ = run(capsys, "verify", game, "--file", str(tmp_path / "pos.txt"), str(tmp_path / "sol.json"))
         assert code == 0 and out.startswith("valid")
+
+
+def test_help_is_plain_and_names_every_games_methods(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "``" not in out and ":mod:" not in out
+    code, out, _ = run(capsys, "solve", "--help")
+    assert code == 0 and "forced" in out and "dfs, greedy, astar" in out
+    for line in out.splitlines():
+        assert line.count("default") <= 1, line        # a default is said once
+
+
+def test_verify_refuses_moves_that_are_not_a_list(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"game": "zebra", "seed": 1, "moves": "drag 10 1 2"}))
+    code, _, err = run(capsys, "verify", "zebra", "1", str(path))
+    assert code == 2 and "list of move strings" in err
