@@ -21,10 +21,15 @@ import numpy as np
 from rules import get_game
 from rules.errors import InvalidOptionError
 from rules.game import Outcome
+from .cli_winrate import DEFAULT_DB
+from .players.grading import grade_of
+from .result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
+from .seeds import parse_seeds
 from .cli_common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
                          add_position_args, parse_options, positive, start_state)
 
 EXIT_NO_MOVE = EXIT_UNSOLVABLE
+
 ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
 
 
@@ -157,9 +162,7 @@ def cmd_analyze(args):
 
 # ---- deals ---------------------------------------------------------------------------------
 def cmd_deals(args):
-    from . import get_solver
     from .players import default_player
-    from .players.grading import GAMES, grade_deal
 
     if not args.winnable:
         raise InvalidOptionError("aisle deals lists winnable deals only: add --winnable")
@@ -167,32 +170,106 @@ def cmd_deals(args):
                         ("--max-seeds", args.max_seeds)):
         if value < 1:
             raise InvalidOptionError(f"{name} {value} must be 1 or more")
+    if args.no_db and args.db is not None:
+        raise InvalidOptionError("--db and --no-db contradict each other")
     game = get_game(args.game)
-    options = parse_options(args.option)
-    solver = get_solver(game)
     found = checked = 0
-    last = args.from_seed + args.max_seeds - 1
-    for seed in range(args.from_seed, last + 1):
-        state = game.deal(seed, args.numbering, **options)
-        checked += 1
-        result = solver.solve(state, timeout=args.timeout)
-        if not result.solved:
-            continue
-        result.verify()
-        grade, won, _ = grade_deal(state, games=args.games)
-        print(f"# seed {seed}: winnable, no-peek games won {won}/{args.games}: {grade}",
-              file=sys.stderr, flush=True)
-        if args.difficulty and grade != args.difficulty:
-            continue
-        print(f"{seed} {grade} {won}/{args.games}", flush=True)
-        found += 1
-        if found >= args.count:
-            break
+    with _DealBook(game, args) as book:
+        for seed in range(args.from_seed, args.from_seed + args.max_seeds):
+            checked += 1
+            if not book.winnable(seed):
+                continue
+            won = book.no_peek_wins(seed)
+            grade = grade_of(won, args.games)
+            print(f"# seed {seed}: winnable, no-peek games won {won}/{args.games}: {grade}",
+                  file=sys.stderr, flush=True)
+            if args.difficulty and grade != args.difficulty:
+                continue
+            print(f"{seed} {grade} {won}/{args.games}", flush=True)
+            found += 1
+            if found >= args.count:
+                break
     kind = f"{args.difficulty} " if args.difficulty else ""
     print(f"# {found} winnable {kind}{game.name} deals among {checked} seeds from {args.from_seed} "
-          f"(grade: share of {args.games} {default_player(game)} games won; {GAMES} by default)",
-          file=sys.stderr)
+          f"(grade: share of {args.games} {default_player(game)} games won; verdicts and games "
+          f"{'not kept' if args.no_db else 'kept in ' + book.where})", file=sys.stderr)
     return 0 if found >= args.count else EXIT_NO_MOVE
+
+
+class _DealBook:
+    """The thoughtful verdicts and the no-peek games of ``aisle deals``, read from the results
+    store when an earlier run (``deals`` or ``winrate``) has them and written there otherwise:
+    the solver's run under these settings, and one player run per player seed."""
+
+    def __init__(self, game, args):
+        from .dispatch import make_settings
+        from .players import default_player
+        from .store import ResultsStore
+
+        self.game, self.args = game, args
+        self.where = ":memory:" if args.no_db else (args.db or DEFAULT_DB)
+        self.store = ResultsStore(self.where)
+        base = dict(game=game.name, numbering=args.numbering, options=parse_options(args.option),
+                    timeout=args.timeout)
+        self.solver_run = self.store.run_id(make_settings(**base))
+        self.player_settings = [make_settings(**base, player={"name": default_player(game), "seed": k})
+                                for k in range(args.games)]
+        self.player_runs = [self.store.run_id(settings) for settings in self.player_settings]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.store.close()
+
+    def _stored(self, run_id, seed):
+        counts = self.store.counts(run_id, parse_seeds(seed, self.args.numbering or self.game.default_numbering))
+        return next((v for v, n in counts.items() if n), None)
+
+    def _deal(self, seed):
+        return self.game.deal(seed, self.args.numbering, **parse_options(self.args.option))
+
+    def winnable(self, seed):
+        """Proven winnable: stored as solved, or solved now (the line replayed by the referee)."""
+        stored = self._stored(self.solver_run, seed)
+        if stored is None:
+            from . import get_solver
+
+            result = get_solver(self.game).solve(self._deal(seed), timeout=self.args.timeout)
+            if result.solved:
+                result.verify()
+            self._write(self.solver_run, seed, result.verdict, len(result.moves),
+                        result.nodes_expanded, result.seconds, VERDICT_CODES)
+            stored = result.verdict
+        return stored == SOLVED
+
+    def no_peek_wins(self, seed):
+        """Games won by the default player with seeds 0 .. games-1 (each win replayed)."""
+        from .dispatch import make_player, verdict_texts
+        from .players import play_game
+
+        won = 0
+        for run_id, settings in zip(self.player_runs, self.player_settings):
+            stored = self._stored(run_id, seed)
+            if stored is None:
+                record = play_game(self._deal(seed), make_player(settings["player"]))
+                if record.won:
+                    record.verify()
+                stored = SOLVED if record.won else UNSOLVABLE
+                self._write(run_id, seed, stored, len(record.moves), len(record.moves), record.seconds,
+                            verdict_texts(settings))
+            won += stored == SOLVED
+        return won
+
+    def _write(self, run_id, seed, verdict, length, nodes, seconds, texts):
+        from . import __version__
+        from .base import empty_columns
+
+        cols = empty_columns(np.array([seed], dtype=np.int64))
+        cols["verdict"][0] = VERDICT_CODE[verdict]
+        cols["length"][0] = length if verdict == SOLVED else -1
+        cols["nodes"][0], cols["seconds"][0] = nodes, seconds
+        self.store.add_batch(run_id, cols, __version__, verdict_texts=texts)
 
 
 # ---- registration --------------------------------------------------------------------------
@@ -241,6 +318,8 @@ def register(sub):
     p.add_argument("--from", dest="from_seed", type=int, default=1, help="first seed to try")
     p.add_argument("--max-seeds", type=int, default=1000, help="give up after trying this many seeds")
     p.add_argument("--games", type=int, default=4, help="no-peek games played to grade a deal")
+    p.add_argument("--db", default=None, help=f"SQLite results store read and filled (default: {DEFAULT_DB})")
+    p.add_argument("--no-db", action="store_true", help="keep nothing: solve and play every deal afresh")
     p.add_argument("--timeout", type=positive(float), default=10.0,
                    help="seconds for the thoughtful solve of each deal")
     add_numbering_args(p)

@@ -33,13 +33,14 @@ def make_settings(game, numbering=None, rules="aisleriot", options=None, timeout
         limits.timeout = limits.max_nodes = None
     settings = {"game": g.name, "numbering": numbering, "rules": rules, "options": opts,
                 "timeout": limits.timeout, "max_nodes": limits.max_nodes}
-    if player is not None:
-        settings["player"] = _player(player).settings()
+    if player is not None:              # a player's own budget bounds its searches: no limits
+        settings.update(player=make_player(player).settings(), timeout=None, max_nodes=None)
     return settings
 
 
-def _player(spec):
-    """A fresh auto-player from a settings dict (``name`` or ``player``, ``seed``, parameters)."""
+def make_player(spec):
+    """A fresh auto-player from a settings dict (``name`` or ``player``, ``seed``, parameters):
+    the same player a run with these settings plays with."""
     from .players import get_player
 
     params = {k: v for k, v in dict(spec).items() if k not in ("name", "player", "seed", "peeks")}
@@ -85,7 +86,7 @@ def _play_batch(settings, seeds):
     from .players import play_game
 
     game = get_game(settings["game"])
-    player = _player(settings["player"])      # its choices depend on its seed and what it sees
+    player = make_player(settings["player"])      # its choices depend on its seed and what it sees
     out = empty_columns(seeds)
     for i, seed in enumerate(seeds.tolist()):
         record = play_game(game.deal(seed, settings["numbering"], **settings["options"]), player)

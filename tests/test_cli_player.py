@@ -6,6 +6,7 @@ import pytest
 import solvers.cli as cli
 from rules import get_game
 from rules.registry import get_referee
+from solvers.store import ResultsStore
 
 
 def run(capsys, monkeypatch, *argv):
@@ -159,9 +160,10 @@ def test_analyze_tells_winning_from_losing_moves():
 
 
 # ---- deals ----------------------------------------------------------------------------------------
-def test_deals_prints_winnable_graded_seeds(capsys, monkeypatch):
-    code, out, err = run(capsys, monkeypatch, "deals", "ten-across", "--winnable", "--count", 2,
-                         "--games", 1, "--from", 1)
+def test_deals_prints_winnable_graded_seeds_and_keeps_them_in_the_store(capsys, monkeypatch, tmp_path):
+    db = str(tmp_path / "deals.sqlite")
+    argv = ("deals", "ten-across", "--winnable", "--count", 2, "--games", 1, "--from", 1, "--db", db)
+    code, out, err = run(capsys, monkeypatch, *argv)
     lines = out.strip().split("\n")
     assert code == 0 and len(lines) == 2
     for line in lines:
@@ -170,11 +172,22 @@ def test_deals_prints_winnable_graded_seeds(capsys, monkeypatch):
         assert (grade == "easy") == (score == "1/1")
     assert [line.split()[0] for line in lines] == ["1", "3"]     # 2 is proven unsolvable
     assert "2 winnable ten-across deals among 3 seeds" in err
+    with ResultsStore(db, readonly=True) as store:
+        runs = store.runs()
+        assert [r.get("player") is None for r in runs] == [True, False]
+        assert store.counts(runs[0]["run_id"]) == {"solved": 2, "unsolvable": 1, "unknown": 0}
+        assert sum(store.counts(runs[1]["run_id"]).values()) == 2      # only winnable deals are played
+    def refuse(*args, **kwargs):
+        raise AssertionError("a second run must read the store, not solve or play again")
+
+    monkeypatch.setattr("solvers.players.play_game", refuse)
+    monkeypatch.setattr("solvers.get_solver", refuse)
+    assert run(capsys, monkeypatch, *argv)[1] == out
 
 
 def test_deals_filter_that_finds_nothing_exits_3(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "deals", "zebra", "--winnable", "--difficulty", "hard",
-                         "--count", 1, "--games", 1, "--max-seeds", 1)
+                         "--count", 1, "--games", 1, "--max-seeds", 1, "--no-db")
     assert code == 3 and out == "" and "0 winnable hard zebra deals among 1 seeds" in err
 
 
