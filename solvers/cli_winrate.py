@@ -151,4 +151,7 @@ def _player_spec(args):
         if params or args.player_seed:
             raise InvalidOptionError("--player-seed, --samples and --budget need --player")
         return None
+    if args.timeout is not None or args.max_nodes is not None:
+        raise InvalidOptionError("--timeout and --max-nodes limit the solver; a player's searches are "
+                                 "bounded by its --budget")
     return {"name": args.player, "seed": args.player_seed, **params}
