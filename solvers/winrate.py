@@ -22,6 +22,7 @@ At most ``2 * jobs`` batches are in flight, which bounds memory and the work a k
 The Dask path (``dask="tcp://host:8786"`` or ``"local"``) sends the same batches through
 ``distributed.Client.submit``; the store, resume and counting are the same code.
 """
+import gc
 import math
 import os
 import sys
@@ -387,11 +388,17 @@ def _run_dask(address, settings, batches, record, jobs):
                                dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
+        reason = None
         try:
             client = Client(address, timeout=10)
         except Exception as exc:        # distributed raises many kinds for a bad or dead address
             reason = str(exc) or type(exc).__name__
-            raise InvalidOptionError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
+        if reason is not None:
+            # Finalise the half-built Client now, outside the except block that keeps it alive:
+            # left to the collector, its __del__ may run inside a later Client's start-up and
+            # deadlock on distributed's loop-runner lock (seen as a hung test).
+            gc.collect()
+            raise InvalidOptionError(f"cannot reach the Dask scheduler at {address!r}: {reason}")
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * max(workers, jobs if cluster is not None else workers)

@@ -390,6 +390,20 @@ def test_cannot_reach_a_dask_scheduler_is_an_aisle_error():
             estimate_win_rate("zebra", "1-2", dask=address)
 
 
+def test_failed_dask_connections_in_a_row_never_hang():
+    """A half-built Client finalised by the collector inside the next Client's start-up
+    deadlocked distributed's loop runner (within a few dozen failed connections)."""
+    code = ("from solvers.winrate import estimate_win_rate\n"
+            "from rules.errors import AisleError\n"
+            "for i in range(40):\n"
+            "    for a in ('nonsense address', 'tcp://', 'local:x'):\n"
+            "        try: estimate_win_rate('zebra', '1-2', dask=a)\n"
+            "        except AisleError: pass\n"
+            "print('done')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "done", proc.stderr[-1000:]
+
+
 def test_malformed_batches_are_never_stored(tmp_path):
     from solvers.base import empty_columns
 
