@@ -11,6 +11,7 @@ import numpy as np
 
 from rules import zebra as zb
 from rules._jit import jit
+from rules.cards import colour, rank
 from rules.game import Outcome
 from rules.moves import DRAG, encode
 from rules.registry import get_game
@@ -46,17 +47,6 @@ def _kind(c):
 
 
 @jit
-def _rank(c):
-    return c % 13 + 1
-
-
-@jit
-def _red(c):
-    s = (c % 52) // 13
-    return 1 if (s == 1 or s == 2) else 0
-
-
-@jit
 def _tab_top(state, t):
     return state[TAB + TAB_CAP * t + state[TAB_LEN + t] - 1]
 
@@ -66,7 +56,7 @@ def _first_home(state, c):
     """First foundation (0..7) taking card ``c``, or -1."""
     for f in range(N_FOUND):
         top = state[FOUND + FOUND_CAP * f + state[FOUND_LEN + f] - 1]
-        if _red(top) != _red(c) and _rank(top) + 1 == _rank(c):
+        if colour(top) != colour(c) and rank(top) + 1 == rank(c):
             return f
     return -1
 
@@ -78,11 +68,11 @@ def _safe_home(state, c):
     They sit at height ``r-1`` of the 4 foundations whose Ace has ``c``'s group colour, one
     each, so the test is: all 4 of those foundations have height ``r-1`` or more.
     """
-    r = _rank(c)
-    ace = _red(c) ^ ((r - 1) & 1)
+    r = rank(c)
+    ace = colour(c) ^ ((r - 1) & 1)
     n = 0
     for f in range(N_FOUND):
-        if _red(state[FOUND + FOUND_CAP * f]) == ace and state[FOUND_LEN + f] >= r - 1:
+        if colour(state[FOUND + FOUND_CAP * f]) == ace and state[FOUND_LEN + f] >= r - 1:
             n += 1
     return n == 4
 
@@ -170,7 +160,7 @@ def _found_key(state):
     lo = np.uint64(0)
     hi = np.uint64(0)
     for f in range(N_FOUND):
-        i = 13 * _red(state[FOUND + FOUND_CAP * f]) + state[FOUND_LEN + f] - 1
+        i = 13 * colour(state[FOUND + FOUND_CAP * f]) + state[FOUND_LEN + f] - 1
         if i < 16:
             lo += np.uint64(1) << np.uint64(4 * i)
         else:
@@ -277,8 +267,8 @@ def finish(array):
         best, best_rank = -1, 99
         for t in range(N_TAB):
             n = int(array[TAB_LEN + t])
-            if n and _rank(int(array[TAB + TAB_CAP * t + n - 1])) < best_rank:
-                best, best_rank = t, _rank(int(array[TAB + TAB_CAP * t + n - 1]))
+            if n and rank(int(array[TAB + TAB_CAP * t + n - 1])) < best_rank:
+                best, best_rank = t, rank(int(array[TAB + TAB_CAP * t + n - 1]))
         f = -1 if best < 0 else int(_first_home(array, array[TAB + TAB_CAP * best + array[TAB_LEN + best] - 1]))
         if f < 0:   # impossible by the argument in docs/zebra.md
             raise AssertionError(f"no finishing move in {get_game('zebra').array_to_layout(array)}")

@@ -19,7 +19,8 @@ from rules import yukon as yk
 from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from solvers.search import GamePlug
-from solvers.yukon.cards import bit, home_height, is_red, rank, twin
+from rules.cards import colour as is_red, rank
+from solvers.yukon.cards import bit, home_height, twin
 from solvers.yukon.dead_end import blocker_scan, dead_end, stuck_for_ever, stuck_set
 from solvers.yukon.hashing import hash1, hash2
 from solvers.yukon.heuristic import score

@@ -12,7 +12,7 @@ import numpy as np
 
 from rules import freecell as fc
 from rules._jit import jit
-from rules.cards import EMPTY
+from rules.cards import EMPTY, colour, rank
 from rules.errors import InvalidOptionError
 from rules.moves import DBL, DRAG
 from ..search import GamePlug
@@ -105,17 +105,6 @@ def hash2(state):
 
 
 @jit
-def _rank(c):
-    return c % 13 + 1
-
-
-@jit
-def _red(c):
-    s = c // 13
-    return 1 if (s == 1 or s == 2) else 0
-
-
-@jit
 def foundation_count(state):
     """Cards on the foundations."""
     n = 0
@@ -158,14 +147,14 @@ def weighted_heuristic(state, w_out, w_unsorted, w_buried, w_free, w_empty, w_br
         for i in range(1, n):
             lo = state[base + i - 1]
             up = state[base + i]
-            if _rank(lo) != _rank(up) + 1 or _red(lo) == _red(up):
+            if rank(lo) != rank(up) + 1 or colour(lo) == colour(up):
                 breaks += 1
                 if first_break == n:
                     first_break = i
         unsorted += n - first_break
         for i in range(n):
             c = state[base + i]
-            if ((need >> (4 * (c // 13))) & 15) == _rank(c):
+            if ((need >> (4 * (c // 13))) & 15) == rank(c):
                 buried += n - 1 - i
     full_free = 0
     for i in range(4):

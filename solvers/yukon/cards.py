@@ -1,4 +1,5 @@
-"""Card arithmetic the Yukon kernels share: rank, colour, foundation heights, card bit masks.
+"""Card arithmetic the Yukon kernels share: foundation heights, card bit masks (rank and colour
+are :mod:`rules.cards`'s).
 
 A card is ``13*suit + rank - 1`` with suits clubs, diamonds, hearts, spades (1 and 2 red), as in
 :mod:`rules.cards`; a set of cards is a ``uint64`` with bit ``c`` for card ``c``.  A card's
@@ -17,18 +18,6 @@ from rules.cards import EMPTY
 from rules.yukon import FOUND
 
 N_CARDS = 52
-
-
-@jit
-def rank(c):
-    return c % 13 + 1
-
-
-@jit
-def is_red(c):
-    """1 for diamonds and hearts, else 0."""
-    s = c // 13
-    return 1 if (s == 1 or s == 2) else 0
 
 
 @jit

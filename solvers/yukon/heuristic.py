@@ -11,7 +11,8 @@ from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
 from ..search import DEAD_END
 from ..table import splitmix64
-from .cards import home_height, is_red, rank, stack_scratch
+from rules.cards import colour as is_red, rank
+from .cards import home_height, stack_scratch
 from .dead_end import blocker_scan, dead_end, stuck_for_ever
 from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
 

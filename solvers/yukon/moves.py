@@ -13,7 +13,8 @@ from rules import yukon as yk
 from rules._jit import jit
 from rules.cards import EMPTY
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, N_PILES, ONGOING, TAB
-from .cards import CHILDREN, PARENTS, bit, home_height, is_red, rank, stack_scratch
+from rules.cards import colour as is_red, rank
+from .cards import CHILDREN, PARENTS, bit, home_height, stack_scratch
 from .state import DIRTY, SOLVER_STATE_SIZE
 
 # flags of legal()
