@@ -12,7 +12,9 @@ Everything else lives here once: argument checks (every bad value raises an
 :class:`rules.AisleError` subclass that quotes it), turning seeds, layout text and arrays into
 states, warming the kernels up before the first search (reported as ``compile_seconds``, never
 counted against a time limit), finishing a result (moves as :class:`rules.moves.Move`, the
-start, the referee replay) and running batches.
+start, the referee replay) and running batches, in this process or on several cores
+(``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.pool`'s worker processes, each
+running the subclass's own ``_solve_many``).
 """
 import math
 import sys
@@ -26,11 +28,14 @@ from rules.errors import InvalidOptionError, InvalidStateError
 from rules.game import State
 from rules.layout import Layout
 from rules.moves import DRAG, Move
+from .pool import check_jobs, run_in_workers
 from .result import SOLVED, VERDICT_CODE, replay_with_referee
 from .search import Limits
 
 DEFAULT_MEMORY_MB = 4096
 ANNOUNCE_AFTER = 2.0      # seconds of warm-up before "compiling kernels" is printed
+CHUNKS_PER_WORKER = 8     # solve_many(jobs=N) splits items into about 8 chunks per worker ...
+MAX_CHUNK = 1024          # ... of at most this many items, so every core stays busy to the end
 
 
 def check_limits(max_nodes=None, timeout=None, max_memory_mb=None):
@@ -131,16 +136,28 @@ class Solver:
         return result
 
     def solve_many(self, items, *, numbering=None, options=None, method=None, rules="aisleriot",
-                   max_nodes=None, timeout=None, max_memory_mb=None, progress=None):
-        """Solve positions one after another in this process: a list of SolveResult.  Each
-        item is what :meth:`solve` takes; seeds are read in ``numbering`` and dealt with the
-        game ``options``.  ``progress(i, result)`` is called after each."""
+                   max_nodes=None, timeout=None, max_memory_mb=None, progress=None, jobs=1):
+        """Solve many positions: a list of SolveResult, in the order of ``items``.  Each item is
+        what :meth:`solve` takes; seeds are read in ``numbering`` and dealt with the game
+        ``options``.  ``progress(i, result)`` is called here once per item (``i`` its index).
+
+        ``jobs=1`` solves them one after another in this process (``progress`` in item order).
+        ``jobs=N`` splits them into contiguous chunks solved in N worker processes
+        (:mod:`solvers.pool`; ``None``: one per core), each warmed up once: the same results as
+        ``jobs=1`` under node limits (a time limit depends on the machine's load), ``progress``
+        called as each chunk comes back (chunks in the order they finish, items in order within
+        one).  Fewer than two items run in this process."""
         method, rules = self.check_method(method), self.check_rules(rules)
         limits = check_limits(max_nodes, timeout, max_memory_mb)
+        jobs = check_jobs(jobs)
         if options is not None:
             options = self.game.resolve_options(options)
+        items = list(items)
+        if jobs > 1 and len(items) > 1:
+            return self._solve_in_workers(items, numbering, options, method, rules, limits,
+                                          progress, jobs)
         self.ready()
-        return self._solve_many(list(items), numbering, options, method, rules, limits, progress)
+        return self._solve_many(items, numbering, options, method, rules, limits, progress)
 
     def verify(self, result):
         """Replay a solved result with the game's independent referee: True, or raise."""
@@ -187,6 +204,32 @@ class Solver:
                 progress(i, result)
         return out
 
+    def _solve_in_workers(self, items, numbering, options, method, rules, limits, progress, jobs):
+        """:meth:`solve_many` over ``jobs`` worker processes.  States travel as their arrays
+        (a Game does not survive pickling as the registered one); each result comes back with
+        its start as an array and no verifier, both rebuilt here."""
+        items = [self.start_state(item).array if isinstance(item, State) else item
+                 for item in items]
+        size = min(MAX_CHUNK, -(-len(items) // (jobs * CHUNKS_PER_WORKER)))
+        starts = range(0, len(items), size)
+        tasks = ((_solve_chunk, self.GAME, i, items[i:i + size], numbering, options, method,
+                  rules, limits) for i in starts)
+        out = [None] * len(items)
+
+        def record(chunk):
+            first, results = chunk
+            for i, result in enumerate(results, first):
+                result.start = State.trusted(self.game, result.start)
+                result._verifier = self.verify
+                out[i] = result
+                if progress is not None:
+                    progress(i, result)
+
+        run_in_workers(min(jobs, len(starts)), self.GAME, tasks, record,
+                       "a worker process died in the middle of solve_many (killed, or out of "
+                       "memory?); nothing is returned")
+        return out
+
     def _finish(self, result, start, method, rules):
         """Fill in what every result carries: method, rule mode, start, the referee, and the
         moves as Move objects (a search gives codes; a batch may give Moves already) with their
@@ -231,6 +274,18 @@ class Solver:
 
     def _warm(self):
         raise NotImplementedError
+
+
+def _solve_chunk(game, first, items, numbering, options, method, rules, limits):
+    """A worker's task for :meth:`Solver._solve_in_workers`: ``(first, results)``, each result
+    with its start as an array and no verifier (the parent rebuilds both)."""
+    from . import get_solver
+
+    results = get_solver(game)._solve_many(items, numbering, options, method, rules, limits, None)
+    for result in results:
+        result.start = result.start.array
+        result._verifier = None
+    return first, results
 
 
 def empty_columns(seeds):

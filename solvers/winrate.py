@@ -6,12 +6,9 @@ back in one transaction as it arrives.  Running it again continues where it stop
 stopped at any moment, by Ctrl-C, ``kill`` or ``kill -9``, loses at most the batches in flight
 and never leaves a partial batch (see :mod:`solvers.store`).
 
-Why processes and not threads: the search drivers are Python around Numba kernels, so threads
-would serialise on the GIL between kernel calls.  Workers start with ``spawn`` (safe with Numba's
-threads on every platform) and load the kernels from Numba's on-disk cache once each.  Only the
-client writes to SQLite; workers return plain numpy columns.  Workers ignore Ctrl-C (the client
-stops them) and watch the client: if it dies, even by ``kill -9``, they exit within moments, and
-multiprocessing's resource tracker, which lives as long as they do, exits after them.
+Worker processes are :mod:`solvers.pool`'s (spawned, one kernel load each, gone when the
+client dies, even by ``kill -9``; Ctrl-C is the client's).  Only the client writes to SQLite;
+workers return plain numpy columns.
 
 A solver marked ``IN_PROCESS`` (Clock's forced play) is the exception: its batch kernel is
 faster than SQLite can store the rows, and only the client writes, so worker processes would add
@@ -31,24 +28,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rules.errors import AisleError, InvalidOptionError, InvalidSeedError, shorten
+from rules.errors import InvalidOptionError, InvalidSeedError, shorten
 
 from . import __version__
 from . import get_solver
 from .dispatch import make_settings, solve_batch, verdict_texts, warmup
+from .pool import WorkerError  # noqa: F401  (raised by run_in_workers; cli_winrate catches it here)
+from .pool import check_local_jobs, default_jobs, run_in_workers
 from .seeds import parse_seeds
 from .stats import WinRate, win_rate, z_value
 from .store import (CORE_SETTINGS, SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore,
                     StoreError)
 
 IN_MEMORY = ":memory:"
-PARENT_GONE_EXIT = 70        # a worker's exit code when it leaves because its client died
 MAX_NODES = 2**63 - 1        # node counts are 64-bit integers, in the kernels and in the store
-JOBS_PER_CORE = 4            # local workers beyond this many per core only add memory
-
-
-class WorkerError(AisleError, RuntimeError):
-    """A worker process died in the middle of a batch (killed, or out of memory)."""
 
 
 @dataclass
@@ -122,13 +115,6 @@ def options_text(options):
     return ",".join(f"{k}={'on' if v else 'off'}" for k, v in sorted(options.items())) or "-"
 
 
-def default_jobs():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
-
-
 # ---- argument checks ------------------------------------------------------------------------------
 def _count(name, value):
     """A whole number >= 1 (None stays None); anything else raises InvalidOptionError."""
@@ -198,10 +184,8 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
     cores = default_jobs()
     if jobs is None:   # a solver that batches in-process: the store is the bottleneck (docstring)
         jobs = 1 if solver.IN_PROCESS and dask is None else cores
-    elif jobs > JOBS_PER_CORE * cores and dask in (None, "local"):
-        raise InvalidOptionError(f"jobs {jobs} is more than {JOBS_PER_CORE} per core ({cores} "
-                                 "cores here): more workers than cores only add memory, each "
-                                 "holding its own kernels and search tables")
+    elif dask in (None, "local"):
+        check_local_jobs(jobs)
     store = ResultsStore(path)
     try:
         run_id = store.run_id(settings)
@@ -292,86 +276,11 @@ def _progress(enabled, total, initial, game):
 
 
 # ---- local processes ------------------------------------------------------------------------------
-def _worker_init(settings):
-    """Start of a worker: Ctrl-C is the client's to handle (it stops the workers), the worker
-    leaves when the client dies, and the kernels are loaded before the first batch."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _exit_with_parent()
-    warmup(settings)
-
-
-def _exit_with_parent():
-    """Exit this process as soon as the process that started it is gone.
-
-    A spawned child holds the read end of a pipe whose write end only its parent holds, so the
-    pipe (``parent_process().sentinel``) becomes readable when the parent dies, however it dies.
-    A daemon thread waits on it; the kernels release the GIL, so the thread runs even mid-search.
-    """
-    import multiprocessing
-    import threading
-    from multiprocessing.connection import wait
-
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch():
-        wait([parent.sentinel])
-        os._exit(PARENT_GONE_EXIT)
-
-    threading.Thread(target=watch, name="aisle-exit-with-parent", daemon=True).start()
-
-
 def _run_processes(settings, batches, record, jobs):
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                               initargs=(settings,))
-    clean = False
-    try:
-        pending = set()
-        for batch in batches:
-            pending.add(pool.submit(solve_batch, settings, batch))
-            if len(pending) >= 2 * jobs:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    record(fut.result())
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                record(fut.result())
-        clean = True
-    except BrokenProcessPool:
-        raise WorkerError("a worker process died in the middle of a batch (killed, or out of "
-                          "memory?); the batches already stored stay, run again to continue") from None
-    finally:
-        if clean:
-            pool.shutdown(wait=True)
-        else:
-            _stop_workers(pool)
-
-
-def _stop_workers(pool):
-    """Stop a process pool now, workers included: their batches in flight are lost (nothing of
-    them was stored), and waiting for them could take as long as a batch."""
-    terminate = getattr(pool, "terminate_workers", None)          # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-            process.join(timeout=5)
+    died = ("a worker process died in the middle of a batch (killed, or out of memory?); the "
+            "batches already stored stay, run again to continue")
+    run_in_workers(jobs, settings["game"], ((solve_batch, settings, batch) for batch in batches),
+                   record, died)
 
 
 # ---- Dask ---------------------------------------------------------------------------------------
