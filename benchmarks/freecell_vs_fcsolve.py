@@ -3,6 +3,7 @@
     python benchmarks/freecell_vs_fcsolve.py                       # MS 1-1000
     python benchmarks/freecell_vs_fcsolve.py --deals 1-32000 --json results/fc32000.json
     python benchmarks/freecell_vs_fcsolve.py --method fast,astar --length-sample 300
+    python benchmarks/freecell_vs_fcsolve.py --deals 1-8000 --length-sample 0 --parallel 2
 
 Needs Freecell Solver's command-line tools (``freecell-solver-range-parallel-solve``,
 ``fc-solve``); on Debian/Ubuntu: ``apt-get install freecell-solver-bin``.
@@ -29,6 +30,15 @@ What is measured, in one run, on the same deals:
   Caveat: fc-solve plays the standard rules (its own supermove capacity, no forced autoplay),
   ours plays Aisleriot's, so lengths are comparable but not from identical move sets.
 * ``ratio_vs_lg`` = our total CPU seconds / fc-solve -l lg CPU seconds on the same range.
+* With ``--parallel N``, both on N cores, after the runs above: N range solvers started at once,
+  each on a contiguous Nth of the range (wall seconds until the last one ends), against
+  ``SOLVER.solve_many(deals, jobs=N)`` with the first ``--method`` (wall seconds of the call,
+  which include spawning the N workers and loading their kernels from Numba's cache).  Deals per
+  second for both, ``wall_ratio`` = our wall / theirs, CPU seconds of both (children's getrusage
+  added for ours), and whether our results equal the one-process run's (verdicts, moves, nodes);
+  our solutions are replayed too.  ``workers_start_seconds``: the wall time of a call with one
+  deal per worker just before, i.e. about what start-up adds to ours.  ``--jobs`` is something else: the fc-solve processes that
+  compute solution lengths.
 """
 import argparse
 import json
@@ -87,14 +97,60 @@ def summarize(name, verdicts, cpu, wall, per_deal, lengths, n):
 
 
 # ---- fc-solve -------------------------------------------------------------------------------
+def children_cpu():
+    """CPU seconds (user + system) of this process's children that have ended so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def range_command(start, end, preset):
+    return [RANGE_SOLVER, str(start), str(end), "1", "-l", preset]
+
+
 def run_fcsolve_range(start, end, preset="lg"):
-    cmd = [RANGE_SOLVER, str(start), str(end), "1", "-l", preset]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu()
     t0 = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(range_command(start, end, preset), capture_output=True, text=True,
+                         check=True).stdout
     wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = children_cpu() - before
+    verdicts, per_deal, unsolved = parse_range_output(out, start, end)
+    return verdicts, cpu, wall, per_deal, unsolved
+
+
+def split_range(start, end, parts):
+    """``parts`` contiguous (first, last) shares of START-END, sizes differing by at most one."""
+    n = end - start + 1
+    edges = [start + n * k // parts for k in range(parts + 1)]
+    return [(a, b - 1) for a, b in zip(edges, edges[1:]) if b > a]
+
+
+def run_fcsolve_split(start, end, parts, preset="lg"):
+    """``parts`` range solvers started at once, each on its share of START-END: verdict counts,
+    their CPU seconds, the wall seconds until the last one ends, per-deal seconds, unsolvable."""
+    shares = split_range(start, end, parts)
+    before = children_cpu()
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen(range_command(a, b, preset), stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True) for a, b in shares]
+    outs = [proc.communicate()[0] for proc in procs]
+    wall = time.perf_counter() - t0
+    cpu = children_cpu() - before
+    for proc in procs:
+        if proc.returncode:
+            raise subprocess.CalledProcessError(proc.returncode, proc.args)
+    verdicts, per_deal, unsolved = {}, [], []
+    for (a, b), out in zip(shares, outs):
+        v, p, u = parse_range_output(out, a, b)
+        for key, count in v.items():
+            verdicts[key] = verdicts.get(key, 0) + count
+        per_deal += p
+        unsolved += u
+    return verdicts, cpu, wall, per_deal, unsolved
+
+
+def parse_range_output(out, start, end):
+    """Verdict counts, per-deal seconds and unsolvable deals from a range solver's output."""
     unsolved, intractable, stamps = set(), set(), {}
     started = None
     for line in out.splitlines():
@@ -116,7 +172,7 @@ def run_fcsolve_range(start, end, preset="lg"):
     n = end - start + 1
     verdicts = {"unsolvable": len(unsolved), "unknown": len(intractable)}
     verdicts["solved"] = n - len(unsolved) - len(intractable)
-    return verdicts, cpu, wall, per_deal, sorted(unsolved)
+    return verdicts, per_deal, sorted(unsolved)
 
 
 _MOVE = re.compile(r"^Move (a card|(\d+) cards) ")
@@ -180,10 +236,33 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
     results = SOLVER.solve_many(deals, method=method, max_nodes=max_nodes, timeout=timeout,
                                 max_memory_mb=max_memory_mb, progress=report)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-    per_deal = [r.seconds for r in results]
-    verdicts = {}
+    return (results, verdict_counts(results), cpu, wall, [r.seconds for r in results],
+            [r.atomic_length for r in results if r.verdict == "solved"]) + verify_all(results, verify)
+
+
+def run_ours_parallel(deals, method, jobs, max_nodes, timeout, max_memory_mb, verify):
+    """``solve_many(deals, jobs=jobs)``: wall seconds of the whole call (workers' start-up
+    included), CPU seconds of this process and of the workers (reaped when the call returns)."""
+    from solvers.freecell import SOLVER
+
+    c0, k0, w0 = time.process_time(), children_cpu(), time.perf_counter()
+    results = SOLVER.solve_many(deals, method=method, max_nodes=max_nodes, timeout=timeout,
+                                max_memory_mb=max_memory_mb, jobs=jobs)
+    wall = time.perf_counter() - w0
+    cpu = time.process_time() - c0 + children_cpu() - k0
+    return (results, verdict_counts(results), cpu, wall, [r.seconds for r in results],
+            [r.atomic_length for r in results if r.verdict == "solved"]) + verify_all(results, verify)
+
+
+def verdict_counts(results):
+    counts = {}
     for r in results:
-        verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    return counts
+
+
+def verify_all(results, verify):
+    """Replay every solution with the referee (when ``verify``): (verified, failures)."""
     verified = failures = 0
     if verify:
         for r in results:
@@ -194,8 +273,7 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
                 except Exception as e:  # report, never hide
                     failures += 1
                     print(f"  deal {r.deal}: verification FAILED: {e}", file=sys.stderr)
-    lengths = [r.atomic_length for r in results if r.verdict == "solved"]
-    return results, verdicts, cpu, wall, per_deal, lengths, verified, failures
+    return verified, failures
 
 
 def main(argv=None):
@@ -210,8 +288,13 @@ def main(argv=None):
     ap.add_argument("--max-memory-mb", type=float, default=4096, help="our memory limit per deal")
     ap.add_argument("--no-verify", action="store_true", help="skip replaying our solutions")
     ap.add_argument("--jobs", type=int, default=2, help="parallel fc-solve processes for lengths")
+    ap.add_argument("--parallel", type=int, default=0, metavar="N",
+                    help="also time solve_many(jobs=N) against N range solvers splitting the "
+                         "range (0: skip)")
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
     args = ap.parse_args(argv)
+    if args.parallel < 0:
+        ap.error(f"--parallel {args.parallel}: expected 0 (skip) or a number of processes")
 
     missing = [t for t in (RANGE_SOLVER, FC_SOLVE) if shutil.which(t) is None]
     if missing:
@@ -246,6 +329,7 @@ def main(argv=None):
                                           "mean_atomic_length": round(statistics.mean(lens), 2),
                                           "length_sample": len(lens)}
 
+    one_process = {}
     for method in args.method.split(","):
         res, verdicts, cpu, wall, per_deal, lengths, verified, failures = run_ours(
             deals, method, args.max_nodes, args.timeout, args.max_memory_mb,
@@ -261,10 +345,13 @@ def main(argv=None):
         s["nodes_expanded_mean"] = round(statistics.mean(r.nodes_expanded for r in res), 1)
         s["ratio_vs_lg"] = round(cpu / lg["cpu_seconds"], 3) if lg["cpu_seconds"] else None
         report["solvers"][f"aisle-{method}"] = s
+        one_process[method] = res
         if "ratio_vs_lg" not in report:
             report["ratio_vs_lg"] = s["ratio_vs_lg"]
     report["fresh_process_deal1"] = dict(zip(("seconds", "output"),
                                              fresh_process_deal1(args.method.split(",")[0])))
+    if args.parallel:
+        report["parallel"] = run_parallel(start, end, args, one_process)
 
     print_table(report)
     if args.json:
@@ -273,6 +360,30 @@ def main(argv=None):
             json.dump(report, f, indent=2)
         print(f"wrote {args.json}")
     return 0
+
+
+def run_parallel(start, end, args, one_process):
+    """Both solvers on ``args.parallel`` cores over START-END (see the module docstring)."""
+    n, method = args.parallel, args.method.split(",")[0]
+    deals = list(range(start, end + 1))
+    verdicts, cpu, wall, per_deal, unsolved = run_fcsolve_split(start, end, n)
+    theirs = summarize(f"fc-solve -l lg x{n}", verdicts, cpu, wall, per_deal, [], len(deals))
+    theirs.update(shares=[f"{a}-{b}" for a, b in split_range(start, end, n)],
+                  unsolvable_deals=unsolved)
+    from solvers.freecell import SOLVER
+    t0 = time.perf_counter()
+    SOLVER.solve_many(deals[:n], method=method, jobs=n)        # one deal per worker
+    start_up = time.perf_counter() - t0
+    res, verdicts, cpu, wall, per_deal, lengths, verified, failures = run_ours_parallel(
+        deals, method, n, args.max_nodes, args.timeout, args.max_memory_mb, not args.no_verify)
+    ours = summarize(f"aisle {method} jobs={n}", verdicts, cpu, wall, per_deal, lengths, len(deals))
+    ours.update(verified=verified, verification_failures=failures,
+                same_as_one_process=all(
+                    (a.verdict, a.moves, a.nodes_expanded) == (b.verdict, b.moves, b.nodes_expanded)
+                    for a, b in zip(res, one_process[method])))
+    return {"processes": n, "fc-solve-lg": theirs, f"aisle-{method}": ours,
+            "wall_ratio": round(ours["wall_seconds"] / theirs["wall_seconds"], 3),
+            "workers_start_seconds": round(start_up, 3)}
 
 
 def print_table(report):
@@ -301,6 +412,22 @@ def print_table(report):
                   f"{s['verification_failures']} failures; mean atomic length on the length "
                   f"sample {s['mean_atomic_length_on_length_sample']}")
     print(f"ratio_vs_lg (our CPU / fc-solve -l lg CPU): {report.get('ratio_vs_lg')}")
+    par = report.get("parallel")
+    if par:
+        print(f"on {par['processes']} cores at once (fc-solve: one range solver per share "
+              f"{', '.join(par['fc-solve-lg']['shares'])}; ours: solve_many(jobs="
+              f"{par['processes']}), workers' start-up included):")
+        for s in par.values():
+            if isinstance(s, dict):
+                extra = (f", same results as one process: {s['same_as_one_process']}, "
+                         f"{s['verified']} replayed OK, {s['verification_failures']} failures"
+                         if "verified" in s else "")
+                print(f"  {s['solver']:>22}: wall {s['wall_seconds']:.3f} s, "
+                      f"{s['deals_per_second']:.0f} deals/s, cpu {s['cpu_seconds']:.3f} s, "
+                      f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['unknown']} "
+                      f"unknown{extra}")
+        print(f"  wall_ratio (our wall / fc-solve's): {par['wall_ratio']}; our workers' start-up "
+              f"alone (a call with one deal per worker): {par['workers_start_seconds']} s")
 
 
 if __name__ == "__main__":

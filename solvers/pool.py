@@ -90,8 +90,9 @@ def run_in_workers(jobs, game, tasks, record, died):
     workers ready for ``game``, and call ``record(value)`` here with each task's return value
     as it finishes (so in the order they finish).  At most ``2 * jobs`` tasks are in flight,
     which bounds memory and the work a kill loses.  A worker that dies raises
-    :class:`WorkerError` with the text ``died``; on any error or Ctrl-C the workers are stopped
-    at once."""
+    :class:`WorkerError` with the text ``died``.  The workers are stopped at once at the end,
+    on any error or Ctrl-C and also when every task is back (idle then, they have nothing to
+    lose, and each interpreter's own teardown would only keep the caller waiting)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -99,7 +100,6 @@ def run_in_workers(jobs, game, tasks, record, died):
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_start,
                                initargs=(game,))
-    clean = False
     try:
         pending = set()
         for function, *args in tasks:
@@ -112,19 +112,15 @@ def run_in_workers(jobs, game, tasks, record, died):
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
                 record(fut.result())
-        clean = True
     except BrokenProcessPool:
         raise WorkerError(died) from None
     finally:
-        if clean:
-            pool.shutdown(wait=True)
-        else:
-            stop_workers(pool)
+        stop_workers(pool)
 
 
 def stop_workers(pool):
-    """Stop a process pool now, workers included: their tasks in flight are lost, and waiting
-    for them could take as long as a task."""
+    """Stop a process pool now, workers included: their tasks in flight are lost (waiting for
+    them could take as long as a task)."""
     terminate = getattr(pool, "terminate_workers", None)          # Python 3.14+
     if terminate is not None:
         terminate()
