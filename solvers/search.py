@@ -32,7 +32,8 @@ exhausted.
 import time
 
 import numpy as np
-from numba import njit, types
+from numba import carray, njit, types
+from numba.extending import intrinsic
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
@@ -119,6 +120,22 @@ def _copy(dst, src):
     costs more than the copy itself (about 5 % of Freecell's generic best-first time)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
+
+
+@intrinsic
+def _data_pointer(typingctx, arr):
+    """Pointer to the data of array ``arr``."""
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@jit
+def _unowned(a):
+    """``a`` (C-contiguous, 1-D or 2-D) as a view that holds no reference: a kernel passes
+    it to other kernels, and takes its rows, without reference counting (an atomic add and
+    subtract per array per call otherwise).  Valid while the caller's array lives."""
+    return carray(_data_pointer(a), a.shape)
 
 
 # ---- depth-first ---------------------------------------------------------------------------
@@ -226,6 +243,11 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
     ``ctl[C_WIN_MOVE]``), EXHAUSTED (no win reachable), PAUSED (budget spent), TABLE_FULL
     or STACK_FULL (grow and call again).
     """
+    root, keys, ctl, buf, kids, kh = (_unowned(root), _unowned(keys), _unowned(ctl),
+                                      _unowned(buf), _unowned(kids), _unowned(kh))
+    st_states, st_moves, st_cnt, st_idx, scores = (
+        _unowned(st_states), _unowned(st_moves), _unowned(st_cnt), _unowned(st_idx),
+        _unowned(scores))
     cap = keys.shape[0] >> 1
     max_stored = np.int64(cap * MAX_LOAD)
     depth_cap = st_states.shape[0]
