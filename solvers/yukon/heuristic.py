@@ -12,7 +12,7 @@ from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
 from ..search import DEAD_END
 from ..table import splitmix64
 from rules.cards import colour as is_red, rank
-from .cards import home_height, stack_scratch
+from .cards import PARENTS, bit, home_height, stack_scratch
 from .dead_end import blocker_scan, dead_end, stuck_for_ever
 from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
 
@@ -85,26 +85,22 @@ def pile_score(state, p):
     """Pile ``p``'s part of :func:`score` that depends on it alone: W_BAD*its face-up cards
     off their natural parent + W_KING*its Kings not at the bottom."""
     n = np.int64(state[HEIGHT + p])
+    if n == 0:
+        return np.int64(0)
     dn = np.int64(state[DOWN + p])
     base = TAB + p * CAP
-    bad = 0
+    c = np.int64(state[base])
+    bad = 1 if dn == 0 and c % 13 != 12 else 0
     kings = 0
-    for i in range(n):
+    for i in range(1, n):
+        u = c
         c = np.int64(state[base + i])
-        r = rank(c)
-        if i > 0 and r == 13:
+        if c % 13 == 12:
             kings += 1
-        if i < dn:
-            continue
-        if i == 0:
-            if r != 13:
-                bad += 1
-        elif i == dn:
+        if i == dn:
             bad += 1
-        else:
-            u = np.int64(state[base + i - 1])
-            if is_red(u) == is_red(c) or rank(u) != r + 1:
-                bad += 1
+        elif i > dn and PARENTS[c] & bit(u) == np.uint64(0):
+            bad += 1
     return W_BAD * bad + W_KING * kings
 
 

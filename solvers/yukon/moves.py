@@ -146,14 +146,18 @@ def king_room_move(state):
     (with its group) to the first empty pile; else -1."""
     empty = 0
     first_empty = -1
+    for p in range(N_PILES):
+        if state[HEIGHT + p] == 0:
+            empty += 1
+            if first_empty < 0:
+                first_empty = p
+    if empty == 0:
+        return np.int64(-1)
     kings = 0
     move = np.int64(-1)
     for p in range(N_PILES):
         h = np.int64(state[HEIGHT + p])
         if h == 0:
-            empty += 1
-            if first_empty < 0:
-                first_empty = p
             continue
         dn = np.int64(state[DOWN + p])
         base = TAB + p * CAP
@@ -162,7 +166,7 @@ def king_room_move(state):
                 kings += 1
                 if move < 0 and i >= dn:
                     move = (p + 1) << 16 | (h - i) << 8
-    if empty == 0 or kings > empty or move < 0:
+    if kings > empty or move < 0:
         return np.int64(-1)
     return move | (first_empty + 1)
 
