@@ -16,7 +16,7 @@ from rules import freecell as fc
 from rules._jit import jit
 from rules.moves import DRAG
 from ..search import (C_HEAP, C_INIT, C_NODES, C_POOL, C_STORED, C_WIN_NODE, CTL_SIZE,
-                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run)
+                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run, _unowned)
 from ..table import MAX_LOAD, fix_h1, fmix64, prefetch2, tt3_insert, tt3_prefetch
 from .columns import (BREAKS, BURIED, FIRST_BREAK, NEEDED, RAW1, RAW2, SCANNED, TERM1, TERM2,
                       TOP_RUN, Z1, Z2, ZC1, ZC2, ZK, buried_by, cell_terms, col_parts, col_scan,
@@ -46,14 +46,40 @@ class Order(NamedTuple):
 
 class Space(NamedTuple):
     """The arrays a fused search lives in, owned by its driver: the three-word table, the
-    control words (``solvers.search.C_*``), the node rows (``rows`` of them usable), the heap
-    and the move buffer."""
+    control words (``solvers.search.C_*``), the node rows (``rows`` of them usable), the heap,
+    the move buffer, and the expansion's scratch arrays (:class:`Scratch`)."""
     tt: np.ndarray
     ctl: np.ndarray
     pool: np.ndarray
     rows: int
     heap: np.ndarray
     buf: np.ndarray
+    scratch: "Scratch"
+
+
+class Scratch(NamedTuple):
+    """Buffers one expansion works in: the node and a child (copies of their rows: views
+    would cost reference counting per node), the column scans (``col_scan``'s rows and
+    fields), the node's and a child's column shares, the move generator's column masks, and
+    phase 1's records of the children (``kid_keys``, ``kid_cols``).  The driver allocates them
+    once, so that the kernel holds them for the whole call without owning them."""
+    st: np.ndarray
+    child: np.ndarray
+    scan: np.ndarray
+    cst: np.ndarray
+    ph: np.ndarray
+    qh: np.ndarray
+    colmask: np.ndarray
+    kid_keys: np.ndarray
+    kid_cols: np.ndarray
+
+
+def new_scratch(max_moves):
+    """Fresh :class:`Scratch` arrays for moves lists of up to ``max_moves``."""
+    return Scratch(np.zeros(STATE_SIZE, np.int8), np.zeros(STATE_SIZE, np.int8),
+                   np.zeros((4, 8), np.uint64), np.zeros((8, 6), np.int64),
+                   np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(26, np.int64),
+                   np.zeros((max_moves, 4), np.uint64), np.zeros((max_moves, 6), np.int64))
 
 
 # What phase 1 of an expansion leaves for phase 2, per child: ``kid_keys`` (uint64) and
@@ -330,25 +356,20 @@ def fc_best_first(root, space, budget, order):
     unless every path through it ends with them, so choosing between helpers costs nothing
     and branching inside them would.
     """
-    tt, ctl, pool, heap, buf = space.tt, space.ctl, space.pool, space.heap, space.buf
-    hw = order.hw
+    tt, ctl, pool, heap, buf = (_unowned(space.tt), _unowned(space.ctl), _unowned(space.pool),
+                                _unowned(space.heap), _unowned(space.buf))
+    hw = _unowned(order.hw)
     wg = np.int64(order.wg)
     shift = np.int64(0 if order.newest else 32)
     rank = (wg, np.int64(order.wh), np.int64(1 if order.newest else 0), shift)
     max_stored = np.int64((tt.shape[0] // 3) * MAX_LOAD)
     pool_cap = min(space.rows, pool.shape[0])
     max_moves = buf.shape[0]
-    # the node being expanded and a child live in these two buffers, not in views of their
-    # rows: a view per node and per child costs two atomic reference-count updates
-    st = np.empty(STATE_SIZE, np.int8)
-    child = np.empty(STATE_SIZE, np.int8)
-    scan = np.empty((4, 8), np.uint64)     # col_scan's rows
-    cst = np.empty((8, 6), np.int64)       # col_scan's fields
-    ph = np.empty(8, np.int64)             # the node's column shares
-    qh = np.empty(8, np.int64)             # a child's
-    colmask = np.empty(26, np.int64)
-    kid_keys = np.empty((max_moves, 4), np.uint64)
-    kid_cols = np.zeros((max_moves, 6), np.int64)
+    sc_ = space.scratch
+    st, child, scan, cst = (_unowned(sc_.st), _unowned(sc_.child), _unowned(sc_.scan),
+                            _unowned(sc_.cst))
+    ph, qh, colmask = _unowned(sc_.ph), _unowned(sc_.qh), _unowned(sc_.colmask)
+    kid_keys, kid_cols = _unowned(sc_.kid_keys), _unowned(sc_.kid_cols)
     if ctl[C_INIT] == 0 and _start(root, tt, ctl, pool, heap, hw, rank):
         return FOUND
     stop = ctl[C_NODES] + budget
@@ -511,6 +532,7 @@ class FreecellBestFirst(Run):
         self._spare = {}  # capacity -> an empty table, kept for reuse
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
         self.buf = np.empty(MAX_MOVES, dtype=np.int32)
+        self.scratch = new_scratch(MAX_MOVES)
         reserve = self.POOL_RESERVE
         if limits.max_bytes is not None:
             reserve = max(self.POOL_START, min(reserve, limits.max_bytes // (REC + 8)))
@@ -524,7 +546,7 @@ class FreecellBestFirst(Run):
 
     def space(self):
         """The arrays as the kernel takes them (a new tuple: growth replaces arrays)."""
-        return Space(self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf)
+        return Space(self.tt, self.ctl, self.pool, self.rows, self.heap, self.buf, self.scratch)
 
     def _arrays(self):
         return (self.tt, self.pool, self.heap)
