@@ -1,12 +1,13 @@
 """What each method runs: a portfolio of fused searches, or stages, and the proof re-check.
 
-* ``fast`` (default): a :class:`Portfolio` of six best-first searches run round-robin, each
+* ``fast`` (default): a :class:`Portfolio` of eight best-first searches run round-robin, each
   resuming its own search; the first verdict wins.  Hard deals differ between heuristics
-  (and between tie orders of one heuristic), so a deal that is hard for one member is often
-  easy for another, which cuts the heavy tail.  Each member has its own first slice and all
-  slices triple every round: a member whose typical deal costs more gets more from the
-  start, and fewer slices cost less Python.  Members, order and slices were chosen by
-  simulating schedules from candidates' node counts on MS deals (README, benchmarks).
+  (and between tie orders and weights of one heuristic), so a deal that is hard for one member
+  is often easy for another, which cuts the heavy tail.  The first member (f = g + h) decides
+  most deals with short solutions; the others are mostly greedy (f = h), cheap and diverse.
+  Each member has its own first slice and all slices grow 2.5x a round.  Members and slices
+  were chosen by simulating schedules from 36 candidates' node counts on MS 1-8000, checked
+  on MS 8001-16000 (docs/freecell.md, "Methods").
 * ``astar``: f = g + h with ``HW_SHORT`` -- shorter solutions; ``short``: f = 3g + 2h, shorter
   still.  Both fall back to f = g + h with ``HW_MAIN`` after 20000 nodes, so they decide.
 * ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic).
@@ -37,10 +38,11 @@ FC_KINDS = {"fc": False, "fc-newest": True}
 # method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
 # generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc-newest", (2, 3)), (HW_MAIN_BREAKS, "fc", (1, 1)),
-                       (HW_CELLS, "fc", (1, 1)), (HW_MAIN, "fc", (1, 1)),
-                       (HW_BREAKS, "fc", (2, 3)), (HW_NO_BURIED, "fc", (1, 1))),
-                      (300, 600, 800, 2400, 100, 100), 3),
+    "fast": Portfolio(((HW_BREAKS, "fc-newest", (1, 1)), (HW_MAIN_BREAKS, "fc", (0, 1)),
+                       (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
+                       (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
+                       (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
+                      (450, 200, 150, 1600, 300, 2400, 20, 50), 2.5),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
     "greedy": ((HW_MAIN, "fc", (0, 1), None),),
