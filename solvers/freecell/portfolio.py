@@ -3,8 +3,8 @@
 * ``fast`` (default): a :class:`Portfolio` of eight best-first searches run round-robin, each
   resuming its own search; the first verdict wins.  Hard deals differ between heuristics
   (and between tie orders and weights of one heuristic), so a deal that is hard for one member
-  is often easy for another, which cuts the heavy tail.  The first member (f = g + h) decides
-  most deals with short solutions; the others are mostly greedy (f = h), cheap and diverse.
+  is often easy for another, which cuts the heavy tail.  The first member (f = 4g + 5h)
+  decides most deals with short solutions; the others are mostly greedy (f = h), cheap and diverse.
   Each member has its own first slice and all slices grow 2.5x a round.  Members and slices
   were chosen by simulating schedules from 36 candidates' node counts on MS 1-8000, checked
   on MS 8001-16000 (docs/freecell.md, "Methods").
@@ -38,7 +38,7 @@ FC_KINDS = {"fc": False, "fc-newest": True}
 # method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
 # generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc-newest", (1, 1)), (HW_MAIN_BREAKS, "fc", (0, 1)),
+    "fast": Portfolio(((HW_BREAKS, "fc-newest", (4, 5)), (HW_MAIN_BREAKS, "fc", (0, 1)),
                        (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
                        (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
                        (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
