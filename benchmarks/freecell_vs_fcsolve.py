@@ -37,8 +37,15 @@ What is measured, in one run, on the same deals:
   second for both, ``wall_ratio`` = our wall / theirs, CPU seconds of both (children's getrusage
   added for ours), and whether our results equal the one-process run's (verdicts, moves, nodes);
   our solutions are replayed too.  ``workers_start_seconds``: the wall time of a call with one
-  deal per worker just before, i.e. about what start-up adds to ours.  ``--jobs`` is something else: the fc-solve processes that
-  compute solution lengths.
+  deal per worker just before, i.e. about what start-up adds to ours.  ``--jobs`` is something
+  else: the fc-solve processes that compute solution lengths.
+* With ``--profile``, after the runs above, a second pass of our first ``--method`` over the
+  range says where its time goes: wall seconds inside the batch kernel (first slices, many
+  deals a call), inside the resumed searches' kernel calls, in table upkeep called from Python
+  (rehashing a grown table, emptying it between deals), and the rest (Python: the portfolio's
+  round trips, building results); and the share of the time spent on the deals decided in
+  their first slice, and on the costliest 1% and 10% of deals.  The pass is timed apart from
+  the figures above (its wrappers add a little).
 """
 import argparse
 import json
@@ -291,6 +298,8 @@ def main(argv=None):
     ap.add_argument("--parallel", type=int, default=0, metavar="N",
                     help="also time solve_many(jobs=N) against N range solvers splitting the "
                          "range (0: skip)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile our first method: kernel, table upkeep, Python, tail deals")
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
     args = ap.parse_args(argv)
     if args.parallel < 0:
@@ -352,6 +361,8 @@ def main(argv=None):
                                              fresh_process_deal1(args.method.split(",")[0])))
     if args.parallel:
         report["parallel"] = run_parallel(start, end, args, one_process)
+    if args.profile:
+        report["profile"] = profile_ours(deals, args.method.split(",")[0])
 
     print_table(report)
     if args.json:
@@ -360,6 +371,52 @@ def main(argv=None):
             json.dump(report, f, indent=2)
         print(f"wrote {args.json}")
     return 0
+
+
+def profile_ours(deals, method):
+    """Where our solver's time goes over ``deals`` (see the module docstring): wall seconds by
+    part, and the share of time by kind of deal."""
+    from solvers.freecell import SOLVER, batch, fused
+    from solvers.freecell.portfolio import METHODS, Portfolio
+
+    spent = {"batch_kernel": 0.0, "resumed_kernel": 0.0, "table_upkeep": 0.0}
+    patched = [(batch, "fc_batch", "batch_kernel"), (fused, "fc_best_first", "resumed_kernel"),
+               (fused, "tt3_rehash", "table_upkeep"), (fused, "tt3_clear_rows", "table_upkeep")]
+    saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patched]
+
+    def timed(f, part):
+        def call(*a):
+            t = time.perf_counter()
+            try:
+                return f(*a)
+            finally:
+                spent[part] += time.perf_counter() - t
+        return call
+
+    for (mod, name, part), (_, _, f) in zip(patched, saved):
+        setattr(mod, name, timed(f, part))
+    try:
+        t0 = time.perf_counter()
+        res = SOLVER.solve_many(deals, method=method)
+        total = time.perf_counter() - t0
+    finally:
+        for mod, name, f in saved:
+            setattr(mod, name, f)
+    first = METHODS[method].first[0] if isinstance(METHODS[method], Portfolio) else 0
+    secs = sorted((r.seconds for r in res), reverse=True)
+    deal_time = sum(secs) or 1.0
+    out = {"wall_seconds": round(total, 3)}
+    out.update({k: round(v, 3) for k, v in spent.items()})
+    out["python_and_rest"] = round(total - sum(spent.values()), 3)
+    out["first_slice_deals"] = sum(1 for r in res if r.nodes_expanded <= first)
+    out["time_share_first_slice_deals"] = round(
+        sum(r.seconds for r in res if r.nodes_expanded <= first) / deal_time, 3)
+    for pct_, key in ((0.01, "time_share_top_1pct"), (0.10, "time_share_top_10pct")):
+        out[key] = round(sum(secs[:max(1, int(pct_ * len(secs)))]) / deal_time, 3)
+    top = max(res, key=lambda r: r.nodes_expanded)
+    out["costliest_deal"] = {"deal": top.deal, "nodes": top.nodes_expanded,
+                             "seconds": round(top.seconds, 4), "verdict": top.verdict}
+    return out
 
 
 def run_parallel(start, end, args, one_process):
@@ -412,6 +469,17 @@ def print_table(report):
                   f"{s['verification_failures']} failures; mean atomic length on the length "
                   f"sample {s['mean_atomic_length_on_length_sample']}")
     print(f"ratio_vs_lg (our CPU / fc-solve -l lg CPU): {report.get('ratio_vs_lg')}")
+    prof = report.get("profile")
+    if prof:
+        print(f"where our time goes (a second pass, wall {prof['wall_seconds']} s): batch kernel "
+              f"{prof['batch_kernel']} s, resumed searches' kernel {prof['resumed_kernel']} s, "
+              f"table upkeep {prof['table_upkeep']} s, Python and the rest "
+              f"{prof['python_and_rest']} s; {prof['first_slice_deals']} deals decided in their "
+              f"first slice take {prof['time_share_first_slice_deals']:.0%} of the time, the "
+              f"costliest 1% of deals {prof['time_share_top_1pct']:.0%}, 10% "
+              f"{prof['time_share_top_10pct']:.0%}; costliest: deal "
+              f"{prof['costliest_deal']['deal']} ({prof['costliest_deal']['nodes']} nodes, "
+              f"{prof['costliest_deal']['seconds']} s, {prof['costliest_deal']['verdict']})")
     par = report.get("parallel")
     if par:
         print(f"on {par['processes']} cores at once (fc-solve: one range solver per share "
