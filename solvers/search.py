@@ -131,7 +131,7 @@ def _data_pointer(typingctx, arr):
 
 
 @jit
-def _unowned(a):
+def unowned(a):
     """``a`` (C-contiguous, 1-D or 2-D) as a view that holds no reference: a kernel passes
     it to other kernels, and takes its rows, without reference counting (an atomic add and
     subtract per array per call otherwise).  Valid while the caller's array lives."""
@@ -243,11 +243,11 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
     ``ctl[C_WIN_MOVE]``), EXHAUSTED (no win reachable), PAUSED (budget spent), TABLE_FULL
     or STACK_FULL (grow and call again).
     """
-    root, keys, ctl, buf, kids, kh = (_unowned(root), _unowned(keys), _unowned(ctl),
-                                      _unowned(buf), _unowned(kids), _unowned(kh))
+    root, keys, ctl, buf, kids, kh = (unowned(root), unowned(keys), unowned(ctl),
+                                      unowned(buf), unowned(kids), unowned(kh))
     st_states, st_moves, st_cnt, st_idx, scores = (
-        _unowned(st_states), _unowned(st_moves), _unowned(st_cnt), _unowned(st_idx),
-        _unowned(scores))
+        unowned(st_states), unowned(st_moves), unowned(st_cnt), unowned(st_idx),
+        unowned(scores))
     cap = keys.shape[0] >> 1
     max_stored = np.int64(cap * MAX_LOAD)
     depth_cap = st_states.shape[0]

@@ -16,7 +16,7 @@ from rules import freecell as fc
 from rules._jit import jit
 from rules.moves import DRAG
 from ..search import (C_HEAP, C_INIT, C_NODES, C_POOL, C_STORED, C_WIN_NODE, CTL_SIZE,
-                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run, _unowned)
+                      EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run, unowned)
 from ..table import MAX_LOAD, fix_h1, fmix64, prefetch2, tt3_insert, tt3_prefetch
 from .columns import (BREAKS, BURIED, FIRST_BREAK, NEEDED, RAW1, RAW2, SCANNED, TERM1, TERM2,
                       TOP_RUN, Z1, Z2, ZC1, ZC2, ZK, buried_by, cell_terms, col_parts, col_scan,
@@ -356,9 +356,9 @@ def fc_best_first(root, space, budget, order):
     unless every path through it ends with them, so choosing between helpers costs nothing
     and branching inside them would.
     """
-    tt, ctl, pool, heap, buf = (_unowned(space.tt), _unowned(space.ctl), _unowned(space.pool),
-                                _unowned(space.heap), _unowned(space.buf))
-    hw = _unowned(order.hw)
+    tt, ctl, pool, heap, buf = (unowned(space.tt), unowned(space.ctl), unowned(space.pool),
+                                unowned(space.heap), unowned(space.buf))
+    hw = unowned(order.hw)
     wg = np.int64(order.wg)
     shift = np.int64(0 if order.newest else 32)
     rank = (wg, np.int64(order.wh), np.int64(1 if order.newest else 0), shift)
@@ -366,10 +366,10 @@ def fc_best_first(root, space, budget, order):
     pool_cap = min(space.rows, pool.shape[0])
     max_moves = buf.shape[0]
     sc_ = space.scratch
-    st, child, scan, cst = (_unowned(sc_.st), _unowned(sc_.child), _unowned(sc_.scan),
-                            _unowned(sc_.cst))
-    ph, qh, colmask = _unowned(sc_.ph), _unowned(sc_.qh), _unowned(sc_.colmask)
-    kid_keys, kid_cols = _unowned(sc_.kid_keys), _unowned(sc_.kid_cols)
+    st, child, scan, cst = (unowned(sc_.st), unowned(sc_.child), unowned(sc_.scan),
+                            unowned(sc_.cst))
+    ph, qh, colmask = unowned(sc_.ph), unowned(sc_.qh), unowned(sc_.colmask)
+    kid_keys, kid_cols = unowned(sc_.kid_keys), unowned(sc_.kid_cols)
     if ctl[C_INIT] == 0 and _start(root, tt, ctl, pool, heap, hw, rank):
         return FOUND
     stop = ctl[C_NODES] + budget
