@@ -138,14 +138,23 @@ def run_fcsolve_split(start, end, parts, preset="lg"):
     shares = split_range(start, end, parts)
     before = children_cpu()
     t0 = time.perf_counter()
-    procs = [subprocess.Popen(range_command(a, b, preset), stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True) for a, b in shares]
-    outs = [proc.communicate()[0] for proc in procs]
+    # each writes to a file of its own: one pipe read after another would stall the others
+    # once their pipe buffers fill, running them one after another
+    files = [tempfile.TemporaryFile("w+") for _ in shares]
+    procs = [subprocess.Popen(range_command(a, b, preset), stdout=f, stderr=subprocess.DEVNULL,
+                              text=True) for (a, b), f in zip(shares, files)]
+    for proc in procs:
+        proc.wait()
     wall = time.perf_counter() - t0
     cpu = children_cpu() - before
     for proc in procs:
         if proc.returncode:
             raise subprocess.CalledProcessError(proc.returncode, proc.args)
+    outs = []
+    for f in files:
+        f.seek(0)
+        outs.append(f.read())
+        f.close()
     verdicts, per_deal, unsolved = {}, [], []
     for (a, b), out in zip(shares, outs):
         v, p, u = parse_range_output(out, a, b)
