@@ -14,7 +14,10 @@ those updates would cost a large share of the search, so:
   arrays, and picks the helper;
 * ``jit_ir_inline``: ``_enter_child`` and ``_link_row``, which the kernel calls from its own
   branches, are inlined at Numba's IR level (``inline="always"``): as cheap as writing them
-  out there.
+  out there;
+* the kernel itself takes its arrays (the driver's, the scratch arrays included:
+  ``fused.Space.scratch``) as views that hold no reference (``solvers.search.unowned``), so the
+  helpers it passes them to, inlined or not, count no references at all.
 
 To check a helper, compile with an empty ``NUMBA_CACHE_DIR`` and count ``NRT_incref`` in its
 own function in ``helper.inspect_llvm()``: it should be none.
