@@ -11,7 +11,7 @@ from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
 from ..search import DEAD_END
 from ..table import splitmix64
-from rules.cards import colour as is_red, rank
+from rules.cards import rank
 from .cards import PARENTS, bit, home_height, stack_scratch
 from .dead_end import blocker_scan, dead_end, stuck_for_ever
 from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
@@ -90,12 +90,12 @@ def pile_score(state, p):
     dn = np.int64(state[DOWN + p])
     base = TAB + p * CAP
     c = np.int64(state[base])
-    bad = 1 if dn == 0 and c % 13 != 12 else 0
+    bad = 1 if dn == 0 and rank(c) != 13 else 0
     kings = 0
     for i in range(1, n):
         u = c
         c = np.int64(state[base + i])
-        if c % 13 == 12:
+        if rank(c) == 13:
             kings += 1
         if i == dn:
             bad += 1
