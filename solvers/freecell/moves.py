@@ -12,6 +12,7 @@ from rules import freecell as fc
 from rules._jit import jit
 from rules.cards import EMPTY
 from rules.moves import DRAG
+from .inlining import jit_leaf
 
 FREE, HOME, HIGH, HEIGHT = fc.FREE, fc.HOME, fc.HIGH, fc.HEIGHT
 COLS, COL_WIDTH, STATE_SIZE = fc.COLS, fc.COL_WIDTH, fc.STATE_SIZE
@@ -188,6 +189,21 @@ def drag_to_row(pool, k, st, src, n, dst):
         pool[k, HEIGHT + dc] = h + n
 
 
+@jit_leaf
+def _home_moves(state, buf, count, src, card, first_home):
+    """List the drag of ``card`` (top of slot ``src``) to a homecell at ``buf[count:]``: an Ace
+    to the first empty one, another card onto the homecell topped by the card one rank lower
+    (card code ``card - 1``).  Returns the new count."""
+    if RANK0[card] == 0:
+        buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + first_home)
+        return count + 1
+    for h in range(4):
+        if state[HOME + h] == card - 1:
+            buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + h)
+            count += 1
+    return count
+
+
 @jit
 def legal_masked(state, buf, colmask):
     """``rules.freecell.legal_moves(state, buf, 0)``: the same moves in the same order, given a
@@ -237,14 +253,7 @@ def legal_masked(state, buf, colmask):
         if c == EMPTY:
             continue
         rc = RANK0[c]
-        if rc == 0:
-            buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_HOME + first_home)
-            count += 1
-        else:
-            for h in range(4):
-                if state[HOME + h] == c - 1:
-                    buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_HOME + h)
-                    count += 1
+        count = _home_moves(state, buf, count, s, c, first_home)
         cand = empty_bit
         if rc < 12:
             cand |= colmask[2 * (rc + 1) + 1 - RED[c]]
@@ -264,14 +273,7 @@ def legal_masked(state, buf, colmask):
             buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | first_free
             count += 1
         rtop = RANK0[top]
-        if rtop == 0:
-            buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + first_home)
-            count += 1
-        else:
-            for h in range(4):
-                if state[HOME + h] == top - 1:
-                    buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | (FIRST_HOME + h)
-                    count += 1
+        count = _home_moves(state, buf, count, src, top, first_home)
         run = 1
         upper = top
         while run < h_src:
