@@ -18,9 +18,44 @@ from solvers.freecell.moves import apply_child, legal_masked
 from solvers.freecell.plug import foundation_count
 
 
-def legal_fast(state, buf):
-    """``legal_masked`` with its own scratch array: the engine's solver move list."""
-    return legal_masked(state, buf, np.empty(26, np.int64))
+def legal_fast(state, buf, pruned=False):
+    """``legal_masked`` with its own scratch array: the engine's solver move list, or with
+    ``pruned`` the search move set."""
+    return legal_masked(state, buf, np.empty(26, np.int64), pruned)
+
+
+def search_move_set(state, moves):
+    """The engine's solver moves ``moves`` minus what the search move set leaves out
+    (docs/freecell.md): a column's top card to a free cell when it lies on its natural parent,
+    and a group to an empty column unless it is the largest that fits there, min(the run on
+    top of its column, (empty cells + 1) * 2^(empty columns - 1))."""
+    empty_cells = sum(1 for i in range(4) if state[fc.FREE + i] == EMPTY)
+    empty_cols = sum(1 for c in range(8) if state[fc.HEIGHT + c] == 0)
+    keep = []
+    for m in moves:
+        src, n, dst = (m >> 16) & 0xFF, (m >> 8) & 0xFF, m & 0xFF
+        if src >= fc.FIRST_COL:
+            cards = _column(state, src - fc.FIRST_COL)
+            run = 1
+            while run < len(cards) and _fits(cards[-run - 1], cards[-run]):
+                run += 1
+            if dst < fc.FIRST_HOME and len(cards) >= 2 and _fits(cards[-2], cards[-1]):
+                continue
+            if dst >= fc.FIRST_COL and state[fc.HEIGHT + dst - fc.FIRST_COL] == 0 and \
+                    n != min(run, (empty_cells + 1) * 2 ** max(empty_cols - 1, 0)):
+                continue
+        keep.append(m)
+    return keep
+
+
+def _column(state, col):
+    base = fc.COLS + col * fc.COL_WIDTH
+    return [int(c) for c in state[base:base + int(state[fc.HEIGHT + col])]]
+
+
+def _fits(lower, upper):
+    """``upper`` may lie on ``lower`` in a sequence: one rank lower, the other colour."""
+    return _rank(lower) == _rank(upper) + 1 and _red(lower) != _red(upper)
 
 
 def apply_fast(state, move):

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 import freecell_reference as ref
 from rules import freecell as fc
 from rules import get_game
-from rules.moves import DRAG, Move
+from rules.moves import DBL, DRAG, Move
 from rules.referee.freecell import Referee
 from solvers import get_solver
 from solvers.base import check_limits
@@ -26,8 +26,9 @@ from solvers.freecell.fused import FreecellBestFirst
 from solvers.freecell.moves import apply_child, drag_to_row, need_bits, need_mask
 from solvers.freecell.portfolio import METHODS, Portfolio
 from solvers.freecell.rows import REC
-from solvers.result import SolutionError
-from solvers.search import BestFirst, Limits
+from solvers.freecell.solver import referee_atomic_length
+from solvers.result import SOLVED, SolutionError, SolveResult
+from solvers.search import DFS, BestFirst, Limits
 
 GAME = get_game("freecell")
 HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_MAIN_BREAKS, fp.HW_NO_BURIED,
@@ -39,6 +40,10 @@ STUCK_61 = ("Kc|Kd|Kh||||||Ac 2c 9s 4s Qs 3c 4c Qd|Ad 2d Th Jd Jh Td 3d|Ah 2h 7h
             "As 2s 9h 7d Jc 7c 9d|Tc Ks 5c 4d 4h|5s 6c 3h 8s 9c|Ts 5d Js 7s Qc|6s 8h Qh 6d 8c#0#0")
 STUCK_670 = ("Kc|Kd|Kh||||||Ac 2c 6c Qs 7s 5c 9s 8c|Ad 2d 3h Jd 6h 7c Th|Ah 2h 4c 5s 8d Tc Jc|"
              "As 2s 7d 9d 3c 5d Td|6s 9c Qh Js 8s|5h 7h 4s 4h 8h|3s Qd Ts 4d Jh|6d Qc Ks 9h 3d#0#0")
+
+# From a random playout of a Microsoft deal: winnable, but not with the search move set alone.
+NEEDS_EVERY_MOVE = ("6d|8s|4d|Qs|Ah 2h 3h|As 2s 3s|||8h 9c Ks Ad Qd Js|Ts 8c 7d 7s 4s 9d 5s 4h 3c 2d|"
+                    "3d 7h Jd 7c 6h|Th Qh Jh 8d Kc 9h|5c Kd Jc Td 9s|6c Ac Qc 6s 5h|Tc Kh 2c|5d 4c#6#0")
 
 
 def _deal(n):
@@ -111,6 +116,29 @@ def _canon(referee):
     homes = tuple(sorted(len(s) and (s[-1] // 13, len(s)) for s in slots[4:8] if s))
     cols = tuple(sorted(tuple(s) for s in slots[8:16]))
     return cells, homes, cols
+
+
+def test_a_search_over_the_search_move_set_that_runs_out_decides_nothing():
+    """The fused searches' move set leaves out moves winning lines seldom need: when one runs
+    out of positions, every method still finds the win over all solver moves."""
+    start = GAME.from_layout(NEEDS_EVERY_MOVE)
+    pruned = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1)).run(start.array)
+    assert pruned.verdict == "unsolvable"
+    for method in SOLVER.METHODS:
+        r = SOLVER.solve(start, method=method)
+        assert r.verdict == "solved" and r.verify(), method
+
+
+def test_a_card_taken_back_off_a_foundation_counts_as_the_referee_counts_it():
+    """The proof search's moves include the homecell ``dbl``; here its win uses one, and the
+    atomic length counts that card's move out and its move back."""
+    start = GAME.from_layout(NEEDS_EVERY_MOVE)
+    found = DFS(fp.plug("complete"), Limits()).run(start.array)
+    moves = [Move.from_code(c) for c in found.moves]
+    assert found.verdict == "solved"
+    assert any(m.kind == DBL and fc.FIRST_HOME <= m.src < fc.FIRST_COL for m in moves)
+    result = SolveResult(SOLVED, moves, start=start)
+    assert SOLVER.atomic_length(start, moves) == referee_atomic_length(result)
 
 
 def test_reachable_space_matches_an_independent_referee_search():
@@ -251,6 +279,8 @@ def test_fast_move_generation_and_apply_equal_the_engine(seed, plies):
         n = fc.legal_moves(a, buf, 0)
         n2 = ref.legal_fast(a, buf2)
         assert n2 == n and list(buf2[:n2]) == list(buf[:n])  # same moves, same order
+        n3 = ref.legal_fast(a, buf2, True)
+        assert list(buf2[:n3]) == ref.search_move_set(a, list(buf[:n]))
         for m in buf[:n]:
             want = a.copy()
             fc.apply(want, m)
@@ -294,11 +324,11 @@ def test_heuristic_and_hashes_by_column_equal_the_whole_position_versions(seed, 
 
 @pytest.mark.parametrize("deal", [3, 617])
 def test_fused_kernel_searches_exactly_like_the_generic_core(deal):
-    """Same heuristic, same weights: the same nodes, stored states and moves (the fused kernel
-    only computes the same things faster)."""
+    """Same heuristic, same weights, same moves: the same nodes, stored states and moves (the
+    fused kernel only computes the same things faster)."""
     start = _deal(deal)
     a = BestFirst(fp.plug("main"), Limits(), (1, 1)).run(start)
-    b = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1)).run(start)
+    b = FreecellBestFirst(fp.HW_MAIN, Limits(), (1, 1), pruned=False).run(start)
     assert a.verdict == b.verdict == "solved"
     assert (a.nodes_expanded, a.states_stored, a.moves) == (
         b.nodes_expanded, b.states_stored, b.moves)

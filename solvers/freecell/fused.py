@@ -37,11 +37,13 @@ FIRST_HOME, FIRST_COL = fc.FIRST_HOME, fc.FIRST_COL
 class Order(NamedTuple):
     """How a fused search ranks open nodes: by ``f = wg * g + wh * h``, then by ``h``, where
     ``h`` is the heuristic with weights ``hw`` (an int64 array, see ``plug.HW_MAIN``); equal
-    keys newest first when ``newest``, else in the generic core's heap order."""
+    keys newest first when ``newest``, else in the generic core's heap order.  ``pruned``:
+    children from the search move set (``moves.legal_masked``), else from all solver moves."""
     wg: int
     wh: int
     hw: np.ndarray
     newest: bool
+    pruned: bool
 
 
 class Space(NamedTuple):
@@ -402,7 +404,7 @@ def fc_best_first(root, space, budget, order):
         for col in range(8):
             ph[col] = rd16(pool, node, R_SHARES + 2 * col)
             cst[col, SCANNED] = 0
-        n = legal_masked(st, buf, colmask)
+        n = legal_masked(st, buf, colmask, order.pruned)
         hp0 = h_from_shares(st, ph, hw, f0)  # the node's own h
         # ---- phase 1: key the simple children
         for i in range(n):
@@ -524,10 +526,10 @@ class FreecellBestFirst(Run):
     POOL_START = 1 << 14
     POOL_RESERVE = 1 << 21
 
-    def __init__(self, hw, limits, weights=(1, 1), newest=False):
+    def __init__(self, hw, limits, weights=(1, 1), newest=False, pruned=True):
         self.limits = limits
         wg, wh = (int(w) for w in weights)
-        self.order = Order(wg, wh, np.array(hw, dtype=np.int64), bool(newest))
+        self.order = Order(wg, wh, np.array(hw, dtype=np.int64), bool(newest), bool(pruned))
         self.tt = np.zeros(3 * self.TABLE_START, dtype=np.uint64)
         self._spare = {}  # capacity -> an empty table, kept for reuse
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)

@@ -1,9 +1,10 @@
 """Move generation and application for the fused kernel: the engine's results, cheaper.
 
-``legal_masked`` lists exactly the moves of ``rules.freecell.legal_moves(state, buf, 0)`` in
-the same order, and ``apply_child`` / ``drag_to_row`` leave exactly the array
-``rules.freecell.apply`` leaves (tests compare them on random playouts).  What they save is
-described with each kernel; card attributes come from lookup tables, cheaper than
+``legal_masked`` lists the moves of ``rules.freecell.legal_moves(state, buf, 0)`` in the same
+order, or with ``pruned`` that list without two kinds of moves that winning lines seldom need
+(docs/freecell.md, "Search move set"); ``apply_child`` / ``drag_to_row`` leave exactly the
+array ``rules.freecell.apply`` leaves (tests compare them on random playouts).  What they save
+is described with each kernel; card attributes come from lookup tables, cheaper than
 Python-semantics ``%`` and ``//`` on signed integers.
 """
 import numpy as np
@@ -205,9 +206,11 @@ def _home_moves(state, buf, count, src, card, first_home):
 
 
 @jit
-def legal_masked(state, buf, colmask):
+def legal_masked(state, buf, colmask, pruned):
     """``rules.freecell.legal_moves(state, buf, 0)``: the same moves in the same order, given a
-    scratch array ``colmask`` of 26 int64.
+    scratch array ``colmask`` of 26 int64.  With ``pruned``, without a column's top card to a
+    free cell when it lies on its natural parent (one rank higher, other colour), and without
+    a group to an empty column other than the largest that fits there (the search move set).
 
     Savings over the engine: the pending-autoplay test is :func:`autoplay_pending`; a card
     goes to a homecell only as an Ace to the first empty one, or onto the homecell whose top
@@ -269,7 +272,8 @@ def legal_masked(state, buf, colmask):
         base = COLS + sc * COL_WIDTH
         top = state[base + h_src - 1]
         src = FIRST_COL + sc
-        if first_free >= 0:
+        if first_free >= 0 and not (pruned and h_src >= 2
+                                    and SEQ[52 * state[base + h_src - 2] + top] == 1):
             buf[count] = (DRAG << 24) | (src << 16) | (1 << 8) | first_free
             count += 1
         rtop = RANK0[top]
@@ -297,9 +301,8 @@ def legal_masked(state, buf, colmask):
                 continue
             h_dst = state[HEIGHT + dc]
             if h_dst == 0:
-                for n in range(1, run + 1):
-                    if n > to_empty_cap:
-                        break
+                largest = min(run, to_empty_cap)
+                for n in range(1 if not pruned else largest, largest + 1):
                     if n == h_src and not pending:
                         continue
                     buf[count] = (DRAG << 24) | (src << 16) | (n << 8) | (FIRST_COL + dc)

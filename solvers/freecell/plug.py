@@ -172,15 +172,19 @@ def heuristic(state):
 
 @jit
 def cost(parent, child, move):
-    """Atomic single-card moves of one action: ``n`` for a drag of n cards, plus every card
-    autoplay sent home (a drag to a homecell is that one card, not two)."""
+    """Atomic single-card moves of one action: ``n`` for a drag of n cards, 1 for a double
+    click, plus every card autoplay sent home (a drag to a homecell is that one card, not two;
+    a card double-clicked off a homecell is one move out, and one more if it goes back)."""
     n = (move >> 8) & 0xFF
     if (move >> 24) != DRAG:
         n = 1
+    src = (move >> 16) & 0xFF
     dst = move & 0xFF
     home = foundation_count(child) - foundation_count(parent)
     if (move >> 24) == DRAG and FIRST_HOME <= dst < FIRST_COL:
         home -= 1
+    if (move >> 24) == DBL and FIRST_HOME <= src < FIRST_COL:
+        home += 1
     return np.int64(n + home)
 
 

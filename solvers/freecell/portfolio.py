@@ -12,8 +12,12 @@
   still.  Both fall back to f = g + h with ``HW_MAIN`` after 20000 nodes, so they decide.
 * ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic).
 
-Every ``unsolvable`` verdict is re-checked by a depth-first search with the homecell ``dbl``
-(``plug("complete")``), which the other searches leave out (docs/freecell.md).
+The fused searches list the *search move set* (``moves.legal_masked`` with ``pruned``: no
+in-sequence card to a free cell, only the largest group to an empty column), so one that runs
+out of positions proves nothing: the verdict then comes from ``EXACT``, a fused search over
+every solver move, and each ``unsolvable`` verdict is re-checked by a depth-first search with
+the homecell ``dbl`` too (``plug("complete")``), which the solver move set leaves out
+(docs/freecell.md).
 """
 import threading
 import time
@@ -49,19 +53,24 @@ METHODS = {
     "dfs": (("main", "dfs", None, None),),
 }
 
+# The search that decides when a fused search over the search move set ran out of positions:
+# greedy over every solver move (heuristic weights, kind, weights (g, h)).
+EXACT = (HW_MAIN, "fc", (0, 1))
+
 _RUNNERS = {}
 
 
-def runner(hw, kind, weights, limits):
-    """A search driver per (heuristic, kind, weights) and thread, reused (and ``reset``)
-    from one search to the next.  ``hw``: heuristic weights for the fused kernel (``kind`` in
-    ``FC_KINDS``), or a plug name for the generic depth-first core (``kind`` "dfs")."""
-    key = (hw, kind, weights, threading.get_ident())
+def runner(hw, kind, weights, limits, pruned=True):
+    """A search driver per (heuristic, kind, weights, move set) and thread, reused (and
+    ``reset``) from one search to the next.  ``hw``: heuristic weights for the fused kernel
+    (``kind`` in ``FC_KINDS``; ``pruned``: the search move set), or a plug name for the
+    generic depth-first core (``kind`` "dfs")."""
+    key = (hw, kind, weights, pruned, threading.get_ident())
     found = _RUNNERS.get(key)
     if found is not None:
         return found.reset(limits)
     if kind in FC_KINDS:
-        found = FreecellBestFirst(hw, limits, weights, FC_KINDS[kind])
+        found = FreecellBestFirst(hw, limits, weights, FC_KINDS[kind], pruned)
     else:
         found = DFS(plug(hw), limits)
     _RUNNERS[key] = found
@@ -133,8 +142,10 @@ def run_stages(array, method, limits, first_runner=None):
         result, runners, nodes = run_portfolio(array, METHODS[method], limits, first_runner)
         stored = max(int(r.ctl[C_STORED]) for r in runners if r is not None)
         peak = sum(r.peak for r in runners if r is not None)
+    fused = result is not None       # the verdict so far comes from a fused search
     stages = () if result is not None else METHODS[method]
     for hw, kind, weights, budget in stages:
+        fused = kind in FC_KINDS
         left_nodes = None if max_nodes is None else max_nodes - nodes
         left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
         stage_nodes = left_nodes if budget is None else (
@@ -150,6 +161,18 @@ def run_stages(array, method, limits, first_runner=None):
             break
         if left_nodes is not None and left_nodes - result.nodes_expanded <= 0:
             break
+    if result.verdict == UNSOLVABLE and fused:
+        # a fused search ran out of the search move set: decide over every solver move
+        left_nodes = None if max_nodes is None else max(0, max_nodes - nodes)
+        left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
+        hw, kind, weights = EXACT
+        search = runner(hw, kind, weights, Limits(left_nodes, left_time, max_memory_mb), False)
+        result = search.run(array)
+        if result.verdict == SOLVED:
+            result.atomic_length = search.win_g
+        nodes += result.nodes_expanded
+        stored = max(stored, result.states_stored)
+        peak = max(peak, result.peak_memory_bytes)
     if result.verdict == UNSOLVABLE:
         # confirm the proof with the homecell dbl allowed too
         left_nodes = None if max_nodes is None else max(0, max_nodes - nodes)
