@@ -18,12 +18,16 @@ from solvers.result import SolutionError
 from solvers.search import DEAD_END, DFS, Limits
 from solvers.yukon import SOLVER
 from solvers.yukon.cards import twin
+from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
+                                   class_apply, class_hashes, expand_code, joints)
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
-from solvers.yukon.moves import apply, king_room_move, solver_moves
+from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
+                                 solver_moves)
 from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import LEAD_NODES, PROBE_NODES, PROBES, never_lost, solver_root
+from solvers.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, engine_moves, never_lost,
+                                  solver_root)
 from solvers.yukon.state import SALT
 
 GAME = get_game("yukon")
@@ -102,6 +106,37 @@ def small_positions(draw, max_out=20, full_piles=None):
     out = []
     for p in piles:
         down = draw(st.integers(0, len(p) - 1)) if p else 0
+        out.append([(c, i >= down) for i, c in enumerate(p)])
+    tops = [s * 13 + heights[s] - 1 if heights[s] else -1 for s in range(4)]
+    return yk.array_from_piles(out, tops)
+
+
+@st.composite
+def run_positions(draw, max_out=24):
+    """Small positions rich in natural runs (so in natural cuts): the cards out, higher ranks
+    mostly first, one in each pile, then each dropped on a pile whose top is one of its parents when a draw says so,
+    at most one face-down card a pile."""
+    n_out = draw(st.integers(8, max_out))
+    heights, rest = [], 52 - n_out
+    for s in range(4):
+        h = draw(st.integers(max(0, rest - 13 * (3 - s)), min(13, rest)))
+        heights.append(h)
+        rest -= h
+    cards = draw(st.permutations([s * 13 + r for s in range(4) for r in range(heights[s], 13)]))
+    cards.sort(key=lambda c: -(c % 13) + draw(st.integers(0, 2)))
+    piles = [[] for _ in range(7)]
+    for j, c in enumerate(cards):
+        natural = [p for p in piles if p and p[-1] % 13 == c % 13 + 1
+                   and (p[-1] // 13 in (1, 2)) != (c // 13 in (1, 2))]
+        if j < 7:
+            piles[j].append(c)
+        elif natural and draw(st.integers(0, 3)):
+            natural[draw(st.integers(0, len(natural) - 1))].append(c)
+        else:
+            piles[draw(st.integers(0, 6))].append(c)
+    out = []
+    for p in piles:
+        down = draw(st.integers(0, min(1, len(p) - 1))) if p else 0
         out.append([(c, i >= down) for i, c in enumerate(p)])
     tops = [s * 13 + heights[s] - 1 if heights[s] else -1 for s in range(4)]
     return yk.array_from_piles(out, tops)
@@ -387,8 +422,194 @@ def test_pruned_search_agrees_on_endgames_of_real_deals():
             st_.apply(moves[int(rng.integers(len(moves)))])
         reference = _run("open", st_.array, 2_000_000, plain=True)
         assert _run("open", st_.array, 2_000_000) == reference
+        assert _check_class_search(st_.array, 2_000_000) == reference
         verdicts.append(reference)
     assert "solved" in verdicts
+
+
+# ---- classes under natural cuts --------------------------------------------------------------
+def _class_key(a):
+    out = np.empty(2, np.uint64)
+    class_hashes(a, out, 0)
+    return int(out[0]), int(out[1])
+
+
+def _canonical(a):
+    """Position ``a`` up to the order of its piles."""
+    piles = sorted(tuple(int(x) for x in a[yk.TAB + p * yk.CAP: yk.TAB + p * yk.CAP
+                                          + a[yk.HEIGHT + p]]) + (int(a[yk.DOWN + p]),)
+                   for p in range(yk.N_PILES))
+    return tuple(piles), tuple(sorted(int(f) for f in a[yk.FOUND: yk.FOUND + 4]))
+
+
+def _check_class(a):
+    """Every position the reference reaches by natural cuts has the class key of ``a``; a
+    position one solver move away has it only if it is one of them (up to pile order); when
+    the class is searched as one node, the members built by their switches are exactly the
+    reference's.  Returns the number of joints."""
+    members = ref.natural_cut_class(a)
+    key = _class_key(a)
+    assert {_class_key(b) for b in members.values()} == {key}
+    same = {_canonical(b) for b in members.values()}
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    for b in list(members.values())[:20]:
+        n = solver_moves(b, buf)[0]
+        for code in buf[:n]:
+            kid = b.copy()
+            yk.apply(kid, code)
+            assert _class_key(kid) != key or _canonical(kid) in same
+    tails = np.empty(64, np.int64)
+    k = joints(a, tails)
+    if 1 <= k <= K_MAX:
+        built = set()
+        for j in range(1 << k):
+            b = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
+            if build_member(b, tails, k, j):
+                assert b.tobytes() not in built
+                built.add(b.tobytes())
+        assert built == set(members)
+    elif k == 0:
+        assert len(members) == 1
+    return k
+
+
+def _check_class_covers(a):
+    """The class search's move list at ``a`` replays as engine moves and covers the class:
+    either it is one forced move (rule 6 at ``a``, or a safe home move in some member), or for
+    every member (the reference's natural-cut class) and every move ``legal`` lists there, the
+    child is in the class, in the class of a listed child, or a dead end.  Returns whether the
+    class was searched as one node with moves of other members."""
+    from solvers.yukon.plugs import legal_class_search
+    root = solver_root(a)
+    buf = np.empty(CLASS_MAX_MOVES, np.int32)
+    n = legal_class_search(root, buf)
+    kids, engine = [], np.empty(K_MAX + 1, np.int32)
+    ebuf = np.empty(yk.MAX_MOVES, np.int32)
+    for code in buf[:n]:
+        b = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
+        c = b.copy()
+        m = expand_code(b, code, engine)
+        assert m > 0
+        for mv in engine[:m]:
+            assert mv in ebuf[:yk.legal_moves(c, ebuf, 0)]
+            yk.apply(c, mv)
+        kid = root.copy()
+        class_apply(kid, code)
+        assert (kid[:yk.STATE_SIZE] == b).all()
+        kids.append(b)
+    k = joints(a, np.empty(64, np.int64))
+    if not 1 <= k <= K_MAX:
+        return False
+    if n == 1:
+        code = int(buf[0])
+        member = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
+        build_member(member, *_tails(a), code >> MEMBER_SHIFT)
+        m = code & ((1 << MEMBER_SHIFT) - 1)
+        s_, d = (m >> 16) - 1, m & 0xFF
+        top = member[yk.TAB + s_ * yk.CAP + member[yk.HEIGHT + s_] - 1]
+        if king_room_move(a) == code or (d in FOUNDATIONS and safe_home(member, top)):
+            return code >> MEMBER_SHIFT != 0
+    keys = {_class_key(b) for b in kids}
+    own = _class_key(a)
+    lbuf = np.empty(yk.MAX_MOVES, np.int32)
+    for x in ref.natural_cut_class(a).values():
+        for m in lbuf[:legal(x, lbuf, OPEN_RULES)]:
+            kid = x.copy()
+            yk.apply(kid, m)
+            key = _class_key(kid)
+            assert key == own or key in keys or dead_end(kid), (
+                str(GAME.array_to_layout(a)), str(GAME.array_to_layout(x)),
+                str(Move.from_code(int(m))))
+    return any(int(c) >> MEMBER_SHIFT for c in buf[:n])
+
+
+def _tails(a):
+    tails = np.empty(64, np.int64)
+    return tails, joints(a, tails)
+
+
+@settings(max_examples=60)
+@given(SEEDS, WALKS)
+def test_class_moves_cover_the_class_on_playouts(seed, walk):
+    """The class search's moves cover every member's listed moves (positions along random
+    playouts of real deals, where natural runs are common)."""
+    for a in _playout(seed, walk):
+        _check_class_covers(a)
+
+
+@settings(max_examples=300)
+@given(st.one_of(small_positions(max_out=30, full_piles=False), run_positions(max_out=30)))
+def test_class_moves_cover_the_class_on_small_positions(a):
+    """The same with foundations, empty piles and endgames."""
+    _check_class_covers(a)
+
+
+def test_class_cover_checks_meet_members_moves():
+    """The playouts above meet classes searched with other members' moves."""
+    rng = np.random.default_rng(7)
+    hits = 0
+    for seed in range(1, 6):
+        for a in _playout(seed, rng.integers(0, 1000, 150)):
+            hits += _check_class_covers(a)
+    assert hits > 20
+
+
+def _check_class_search(a, nodes=300_000):
+    """The class search's verdict, its solution replayed move by move as engine moves."""
+    r = DFS(PLUGS["open_class"], Limits(nodes, None, 1000)).run(solver_root(a))
+    assert r.verdict != "unknown"
+    if r.verdict == "solved":
+        b = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
+        buf = np.empty(yk.MAX_MOVES, np.int32)
+        for m in engine_moves(a, r.moves):
+            assert m in buf[:yk.legal_moves(b, buf, 0)]
+            yk.apply(b, m)
+        assert yk.won(b)
+    return r.verdict
+
+
+@settings(max_examples=100)
+@given(SEEDS, WALKS)
+def test_class_key_is_the_class_on_playouts(seed, walk):
+    """The class key is the same on every position natural cuts join and differs elsewhere,
+    and the members built by switches are the class (positions along random playouts)."""
+    joints_seen = []
+    for a in _playout(seed, walk):
+        joints_seen.append(_check_class(a))
+
+
+def test_class_key_checks_meet_classes_searched_as_one_node():
+    """The playouts above meet classes of several members searched as one node."""
+    ks = []
+    rng = np.random.default_rng(5)
+    for seed in range(1, 6):
+        for a in _playout(seed, rng.integers(0, 1000, 150)):
+            ks.append(_check_class(a))
+    assert max(k for k in ks if k <= K_MAX) >= 3 and sum(1 <= k <= K_MAX for k in ks) > 100
+
+
+@settings(max_examples=300)
+@given(st.one_of(small_positions(max_out=24), run_positions()))
+def test_class_search_agrees_with_reference_on_small_positions(a):
+    """The open-mode search over classes gives the unpruned reference's verdict, and its
+    solutions replay; the class key is the class."""
+    _check_class(a)
+    assert _check_class_search(a) == _run("open", a, plain=True)
+
+
+def test_class_search_meets_members_on_small_positions():
+    """The property above meets positions whose search plays members' moves (codes with
+    member bits) on solvable and unsolvable positions."""
+    def member_moves(a):
+        buf = np.empty(PLUGS["open_class"].max_moves, np.int32)
+        from solvers.yukon.plugs import legal_class_search
+        n = legal_class_search(solver_root(a), buf)
+        return any(int(c) >> MEMBER_SHIFT for c in buf[:n])
+    for verdict in ("solved", "unsolvable"):
+        a = find(run_positions(),
+                 lambda a: member_moves(a) and _run("open", a, plain=True) == verdict,
+                 settings=settings(max_examples=5000, derandomize=True, database=None))
+        assert _check_class_search(a) == verdict
 
 
 def _is_idle_lateral(a, code):

@@ -311,3 +311,41 @@ def dead_end_basic(state):
         if hi[p] > 0:
             return True
     return False
+
+
+# ---- classes under natural cuts --------------------------------------------------------------
+def natural_cuts(a):
+    """Every natural cut of position ``a`` as engine move codes, by the definition: a group
+    whose deepest card lies face up on its natural parent ``u`` (face up), moved onto ``u``'s
+    twin, the top of another pile."""
+    tops = {int(a[TAB + p * CAP + a[HEIGHT + p] - 1]): p for p in range(N_PILES)
+            if a[HEIGHT + p]}
+    out = []
+    for p in range(N_PILES):
+        h, dn = int(a[HEIGHT + p]), int(a[DOWN + p])
+        for i in range(dn + 1, h):
+            c, u = int(a[TAB + p * CAP + i]), int(a[TAB + p * CAP + i - 1])
+            if rank(u) == rank(c) + 1 and is_red(u) != is_red(c):
+                q = tops.get(twin(u))
+                if q is not None and q != p:
+                    out.append((p + 1) << 16 | (h - i) << 8 | (q + 1))
+    return out
+
+
+def natural_cut_class(a, limit=10_000):
+    """The positions joined to ``a`` by natural cuts (breadth-first, with pile order), as a
+    dict from their rules arrays' bytes to the arrays; stops past ``limit``."""
+    start = np.array(a[:STATE_SIZE], dtype=np.int16)
+    seen = {start.tobytes(): start}
+    frontier = [start]
+    while frontier and len(seen) <= limit:
+        nxt = []
+        for s in frontier:
+            for m in natural_cuts(s):
+                b = s.copy()
+                yk.apply(b, m)
+                if b.tobytes() not in seen:
+                    seen[b.tobytes()] = b
+                    nxt.append(b)
+        frontier = nxt
+    return seen

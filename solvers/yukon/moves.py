@@ -60,13 +60,13 @@ def legal(state, buf, flags):
         if is_foundation(d):
             if open_mode != 0 and pruned:
                 h = np.int64(state[HEIGHT + s - 1])
-                if _safe_home(state, np.int64(state[TAB + (s - 1) * CAP + h - 1])):
+                if safe_home(state, np.int64(state[TAB + (s - 1) * CAP + h - 1])):
                     buf[0] = m
                     return np.int64(1)
         elif state[HEIGHT + d - 1] == 0:
             if d != first_empty or k == state[HEIGHT + s - 1]:
                 continue  # rule 1: same canonical position as a kept move / the parent
-        elif open_mode != 0 and pruned and _idle_lateral_move(state, s, k, face_up):
+        elif open_mode != 0 and pruned and idle_lateral_move(state, s, k, face_up):
             continue  # rule 5 (open mode)
         buf[out] = m
         out += 1
@@ -172,7 +172,7 @@ def king_room_move(state):
 
 
 @jit
-def _safe_home(state, c):
+def safe_home(state, c):
     """Rule 2: card ``c`` can go home with no loss: both opposite-colour ``rank-1`` cards are
     home."""
     r = rank(c)
@@ -186,7 +186,7 @@ def _safe_home(state, c):
 
 
 @jit
-def _idle_lateral_move(state, s, k, face_up):
+def idle_lateral_move(state, s, k, face_up):
     """Rule 5: ``drag s k`` to a non-empty pile moves a group whose deepest card ``c`` lies on
     the lowest face-up card ``u`` of its pile, and right after it ``u`` can neither go home,
     nor receive a natural child other than ``c``, nor go onto a natural parent in a pile (no

@@ -1,7 +1,8 @@
 """The Yukon plugs for :mod:`solvers.search`, one per rule mode, on solver states
 (:mod:`.state`): moves from :mod:`.moves` (pruning rules 1, 2, 5 and 6), hashes from
 :mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also hands the core the dead
-ends to skip.
+ends to skip; and ``open_class``, the open-mode depth-first search over classes under natural
+cuts (:mod:`.classes`).
 
 Numba caches a kernel with the kernels it calls compiled in, keyed on its own file only: after
 a change to a kernel of another file that these call, change this file too (or clear its
@@ -12,6 +13,8 @@ from rules._jit import jit
 from rules.yukon import MAX_MOVES
 from ..search import GamePlug
 from .hashing import child_hashes, hash1, hash2, refresh
+from .classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_hash1,
+                      class_hash2, class_legal)
 from .heuristic import heuristic
 from .moves import OPEN_RULES, apply, legal, won
 from .state import SOLVER_STATE_SIZE
@@ -30,6 +33,12 @@ def legal_open_search(state, buf):
 
 
 @jit
+def legal_class_search(state, buf):
+    refresh(state)                   # the heuristic reads the stored words of clean piles
+    return class_legal(state, buf)
+
+
+@jit
 def cost(parent, child, move):
     return np.int64(1)
 
@@ -39,4 +48,8 @@ PLUGS = {
                           MAX_MOVES, SOLVER_STATE_SIZE, child_hashes),
     "open": GamePlug(legal_open_search, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
                      SOLVER_STATE_SIZE, child_hashes),
+    # open mode, classes under natural cuts searched as one node (.classes); depth-first only
+    "open_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
+                           heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
+                           class_child_hashes),
 }

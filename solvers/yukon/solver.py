@@ -16,6 +16,7 @@ from rules.yukon import ONGOING, STATE_SIZE
 from ..base import DEFAULT_MEMORY_MB, Solver
 from ..result import SOLVED, UNKNOWN, UNSOLVABLE
 from ..search import BestFirst, DFS, Limits
+from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
 from .plugs import PLUGS
 from .state import SALT, SOLVER_STATE_SIZE
@@ -78,8 +79,30 @@ def _limits(max_nodes, timeout, like):
 
 def _runner(method, rules, limits):
     if method == "dfs":
-        return DFS(PLUGS[rules], limits, keys_only=True, store_dead_ends=False)
+        plug = PLUGS["open_class" if rules == "open" else rules]
+        return DFS(plug, limits, keys_only=True, store_dead_ends=False)
     return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
+
+
+def engine_moves(start, codes):
+    """The engine move codes of a line of the class search (``PLUGS["open_class"]``) played
+    from rules state array ``start``: each code's member switches, then its move."""
+    a = np.array(start[:STATE_SIZE], dtype=np.int16)
+    out = np.empty(K_MAX + 1, dtype=np.int32)
+    moves = []
+    for code in codes:
+        n = expand_code(a, np.int32(code), out)
+        if n < 0:
+            raise AssertionError(f"move code {code:#x} names no member of its class")
+        moves.extend(int(m) for m in out[:n])
+    return moves
+
+
+def _run_complete(complete, root, start):
+    """Run (or resume) the complete open-mode search; its moves as engine moves."""
+    r = complete.run(root)
+    r.moves = engine_moves(start, r.moves)
+    return r
 
 
 def _remaining(limits, t0, used_nodes):
@@ -133,7 +156,7 @@ def search(start, method, rules, limits):
     max_nodes = limits.max_nodes
     lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
     complete = _runner(method, "open", _limits(lead, limits.timeout, limits))
-    first = complete.run(root)
+    first = _run_complete(complete, root, start)
     if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
@@ -150,7 +173,7 @@ def search(start, method, rules, limits):
         complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,
                              STATES_PER_SECOND * secs if secs is not None else np.inf))
-        first = complete.run(root)                     # resumes
+        first = _run_complete(complete, root, start)   # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0
     if rules == "open" or first.verdict == UNSOLVABLE or (

@@ -1,0 +1,397 @@
+"""Classes of positions under natural cuts, keyed as one table entry (open mode).
+
+A *natural cut* moves a group whose deepest card ``c`` lies on its natural parent ``u`` (face
+up) onto ``u``'s twin ``u'``, a pile top.  Cuts can be undone at once, so the positions they
+join (a *class*) have one open-mode verdict.  The joints where cuts can happen (``c`` on ``u``,
+``twin(u)`` a top) split the piles into *segments*; the class is exactly the set of positions
+made of the same segments and foundations (docs/yukon.md, "Classes under natural cuts"), so
+:func:`class_hashes` hashes that multiset -- a key equal for every member, computed from any one.
+
+A class with ``k`` joints, ``1 <= k <= K_MAX``, is searched as one node: :func:`class_legal`
+lists the moves of every member (member ``j``: the position after switching the joints of the
+bits of ``j``, pile numbers unchanged), skipping the cuts inside the class and a member's
+moves that the member one switch nearer the searched position also has (their children are
+class-mates), so that per member only the few moves its switch makes new are generated.  A
+move code carries its member in bits 24-29; :func:`class_apply` plays the switches first.  Other positions (no joint, or more than ``K_MAX``) are searched as before
+under their own hashes.
+"""
+import numpy as np
+from llvmlite import ir
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from rules._jit import jit
+from rules.yukon import CAP, DOWN, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
+from ..table import fmix64, splitmix64
+from rules.cards import EMPTY, rank
+from rules.yukon import FOUND
+from .cards import PARENTS, bit, home_height, stack_scratch, twin
+from .hashing import _found_key, _hash1_of, _hash2_of, _mix2
+from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
+                    legal, safe_home)
+
+K_MAX = 6                             # joints of the largest class searched as one node
+MEMBERS = 1 << K_MAX
+CLASS_MAX_MOVES = MAX_MOVES + 4 * MEMBERS   # the position's, then at most 4 new per member
+MEMBER_SHIFT = 24                     # a move code's member bits
+_MOVE_MASK = (1 << MEMBER_SHIFT) - 1
+_DOMAIN1 = np.uint64(0x6A09E667F3BCC908)   # class keys apart from positions' own hashes
+_DOMAIN2 = np.uint64(0xBB67AE8584CAA73B)
+
+
+def _stack_array(dtype, size):
+    """An intrinsic: pointer to ``size`` items of ``dtype`` on the calling kernel's stack."""
+    @intrinsic
+    def scratch(typingctx):
+        def codegen(context, builder, signature, args):
+            return cgutils.alloca_once(builder, context.get_value_type(dtype), size=size)
+        return types.CPointer(dtype)(), codegen
+    return scratch
+
+
+_state_scratch = _stack_array(types.int16, STATE_SIZE)
+_members_scratch = _stack_array(types.int64, MEMBERS)
+_key_scratch = _stack_array(types.uint64, 2)
+_members_states = _stack_array(types.int16, MEMBERS * STATE_SIZE)
+
+
+@jit
+def _tops(state):
+    tops = np.uint64(0)
+    for p in range(N_PILES):
+        h = np.int64(state[HEIGHT + p])
+        if h > 0:
+            tops |= bit(np.int64(state[TAB + p * CAP + h - 1]))
+    return tops
+
+
+@jit
+def _is_joint(state, base, i, dn, tops):
+    """Card ``i`` of the pile at ``base`` lies face up on its natural parent (face up) whose
+    twin is a pile top."""
+    if i <= dn:
+        return False
+    c = np.int64(state[base + i])
+    u = np.int64(state[base + i - 1])
+    return (PARENTS[c] & bit(u)) != np.uint64(0) and (tops & bit(twin(u))) != np.uint64(0)
+
+
+@jit
+def joints(state, tails):
+    """The class's joints: their count, and the deepest card of each tail into ``tails``
+    (room for ``K_MAX + 1``; counting goes on past it)."""
+    tops = _tops(state)
+    k = 0
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        dn = np.int64(state[DOWN + p])
+        for i in range(dn + 1, np.int64(state[HEIGHT + p])):
+            if _is_joint(state, base, i, dn, tops):
+                if k <= K_MAX:
+                    tails[k] = state[base + i]
+                k += 1
+    return k
+
+
+@jit
+def _switch_move(state, c):
+    """The move code of :func:`_switch` for the tail based at ``c``, or -1."""
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        h = np.int64(state[HEIGHT + p])
+        for i in range(np.int64(state[DOWN + p]) + 1, h):
+            if state[base + i] == c:
+                other = twin(np.int64(state[base + i - 1]))
+                for q in range(N_PILES):
+                    hq = np.int64(state[HEIGHT + q])
+                    if hq > 0 and state[TAB + q * CAP + hq - 1] == other:
+                        if q == p:
+                            return np.int64(-1)
+                        return np.int64((p + 1) << 16 | (h - i) << 8 | (q + 1))
+                return np.int64(-1)
+    return np.int64(-1)
+
+
+@jit
+def _switch(state, c):
+    """Move the tail based at ``c`` onto the other parent's pile (a top): True, or False when
+    that top is in ``c``'s own pile."""
+    m = _switch_move(state, c)
+    if m < 0:
+        return False
+    apply(state, np.int32(m))
+    return True
+
+
+@jit
+def build_member(state, tails, k, j):
+    """Switch the joints of the bits of ``j`` (in ``state``): True if that member exists.
+    Greedy: any pending switch whose top is not in its own tail's pile, until none is left;
+    it only stops short when the member does not exist (docs/yukon.md)."""
+    pending = j
+    while pending != 0:
+        progress = False
+        for b in range(k):
+            if (pending >> b) & 1 and _switch(state, np.int64(tails[b])):
+                pending ^= 1 << b
+                progress = True
+        if not progress:
+            return False
+    return True
+
+
+@jit
+def _segment_sums(state, tops, cut):
+    """The sums over the segments (with ``cut``; else over whole piles) of their two hash
+    terms, and the number of joints."""
+    sum1 = np.uint64(0)
+    sum2 = np.uint64(0)
+    k = 0
+    for p in range(N_PILES):
+        h = np.int64(state[HEIGHT + p])
+        if h == 0:
+            continue
+        base = TAB + p * CAP
+        dn = np.int64(state[DOWN + p])
+        x1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(dn + 1)
+        x2 = np.uint64(0x13198A2E03707344) + np.uint64(dn) * np.uint64(977)
+        n = 0
+        for i in range(h):
+            if cut and i > 0 and _is_joint(state, base, i, dn, tops):
+                k += 1
+                sum1 += splitmix64(x1 + np.uint64(n))
+                sum2 += _mix2(fmix64(x2 + np.uint64(n)))
+                x1 = np.uint64(0xCBF29CE484222325)
+                x2 = np.uint64(0x13198A2E03707344) + np.uint64(0x9E37)
+                n = 0
+            w = np.uint64(np.int64(state[base + i]) + 1)
+            x1 = (x1 ^ w) * np.uint64(0x100000001B3)
+            x2 = x2 * np.uint64(0x5851F42D4C957F2D) + w
+            n += 1
+        sum1 += splitmix64(x1 + np.uint64(n))
+        sum2 += _mix2(fmix64(x2 + np.uint64(n)))
+    return sum1, sum2, k
+
+
+@jit
+def class_hashes(state, out, at):
+    """The key of ``state``'s class into ``out[at]``, ``out[at + 1]``: the multiset of its
+    segments (each with its face-down count, a bottom segment told from a tail) and the
+    foundations; with no joint or more than ``K_MAX``, the same over whole piles (the
+    position alone: such positions are searched one by one)."""
+    tops = _tops(state)
+    sum1, sum2, k = _segment_sums(state, tops, True)
+    if k > K_MAX:
+        sum1, sum2, k = _segment_sums(state, tops, False)
+    found = _found_key(state)
+    out[at] = _hash1_of(sum1 ^ _DOMAIN1, found)
+    out[at + 1] = _hash2_of(sum2 + _DOMAIN2, found)
+
+
+@jit
+def _is_cut(state, m):
+    """``m`` is a natural cut (its child is in the same class)."""
+    d = m & 0xFF
+    if is_foundation(d):
+        return False
+    hd = np.int64(state[HEIGHT + d - 1])
+    if hd == 0:
+        return False
+    s = ((m >> 16) & 0xFF) - 1
+    k = np.int64((m >> 8) & 0xFF)
+    i = np.int64(state[HEIGHT + s]) - k
+    if i - 1 < np.int64(state[DOWN + s]):
+        return False
+    u = np.int64(state[TAB + s * CAP + i - 1])
+    c = np.int64(state[TAB + s * CAP + i])
+    return ((PARENTS[c] & bit(u)) != np.uint64(0)
+            and np.int64(state[TAB + (d - 1) * CAP + hd - 1]) == twin(u))
+
+
+@jit
+def class_legal(state, buf):
+    """Open-mode moves of ``state``'s whole class (docs/yukon.md, "The class search"), each
+    with its member in bits 24-29; ``legal``'s own list when the class is not searched as one
+    node.  A forced move (rule 6, or rule 2 in any member) is listed alone.  Otherwise: the
+    searched position's moves less the natural cuts, then for each other member ``j``, built
+    from a member one switch nearer, only the moves that switch makes new -- onto or home from
+    the card the switched tail left, or from that card's pile onto the tail's top."""
+    m6 = king_room_move(state)
+    if m6 >= 0:
+        buf[0] = m6
+        return np.int64(1)                                # rule 6: forced in every member
+    tails = carray(stack_scratch(), 64)
+    k = joints(state, tails)
+    n = legal(state, buf, OPEN_RULES)
+    if k == 0 or k > K_MAX:
+        return n
+    if n == 1 and is_foundation(buf[0] & 0xFF):
+        s = ((buf[0] >> 16) & 0xFF) - 1
+        if safe_home(state, np.int64(state[TAB + s * CAP + np.int64(state[HEIGHT + s]) - 1])):
+            return n                                      # rule 2 at the searched position
+    out = 0
+    face_up = np.uint64(0)
+    for i in range(n):
+        if not _is_cut(state, buf[i]):
+            buf[out] = buf[i]
+            out += 1
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for i in range(np.int64(state[DOWN + p]), np.int64(state[HEIGHT + p])):
+            face_up |= bit(np.int64(state[base + i]))
+    members = carray(_members_states(), (MEMBERS, STATE_SIZE))
+    exists = carray(_members_scratch(), MEMBERS)
+    for x in range(STATE_SIZE):
+        members[0, x] = state[x]
+    exists[0] = 1
+    for j in range(1, 1 << k):
+        exists[j] = 0
+        member = members[j]
+        c = np.int64(-1)
+        for b in range(k):
+            if (j >> b) & 1 and exists[j ^ (1 << b)] != 0:
+                src = members[j ^ (1 << b)]
+                for x in range(STATE_SIZE):
+                    member[x] = src[x]
+                if _switch(member, np.int64(tails[b])):
+                    c = np.int64(tails[b])
+                break
+        if c < 0:
+            continue                                      # no such member
+        exists[j] = 1
+        out = _new_moves(member, c, j, face_up, buf, out)
+        if out < 0:
+            buf[0] = buf[-1 - out]
+            return np.int64(1)                            # rule 2 in member j
+    return np.int64(out)
+
+
+@jit
+def _new_moves(member, c, j, face_up, buf, out):
+    """Append to ``buf[out:]`` member ``j``'s listed moves that the member it was built from
+    lacks, ``c``'s tail having just left the card ``x`` (now a top) for ``x``'s twin: ``x``
+    home, ``c``'s twin onto ``x``, a card of ``x``'s pile onto the tail's top (no natural cut,
+    no idle move).  The new count, or ``-1 - i`` when move ``i`` (``x`` home) is a safe home
+    move (rule 2)."""
+    pa = -1
+    pb = -1
+    ia = 0
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        h = np.int64(member[HEIGHT + p])
+        for i in range(np.int64(member[DOWN + p]) + 1, h):
+            if member[base + i] == c:
+                pb = p
+                ia = i
+    if pb < 0:
+        return out
+    x = twin(np.int64(member[TAB + pb * CAP + ia - 1]))
+    for p in range(N_PILES):
+        h = np.int64(member[HEIGHT + p])
+        if h > 0 and member[TAB + p * CAP + h - 1] == x:
+            pa = p
+    if pa < 0:
+        return out
+    tag = j << MEMBER_SHIFT
+    ha = np.int64(member[HEIGHT + pa])
+    base_a = TAB + pa * CAP
+    # x home
+    if home_height(member, x // 13) + 1 == rank(x):
+        slot = -1
+        for kk in range(4):
+            f = member[FOUND + kk]
+            if f != EMPTY and f + 1 == x:
+                slot = 0 if kk == 0 else kk + 7
+        if slot >= 0:
+            buf[out] = np.int32(tag | (pa + 1) << 16 | 1 << 8 | slot)
+            if safe_home(member, x):
+                return -1 - out
+            out += 1
+    # c's twin onto x
+    c2 = twin(c)
+    for p in range(N_PILES):
+        if p == pa:
+            continue
+        base = TAB + p * CAP
+        h = np.int64(member[HEIGHT + p])
+        for i in range(np.int64(member[DOWN + p]), h):
+            if member[base + i] == c2:
+                if not idle_lateral_move(member, p + 1, h - i, face_up):
+                    buf[out] = np.int32(tag | (p + 1) << 16 | (h - i) << 8 | (pa + 1))
+                    out += 1
+    # a card of x's pile onto the tail's top
+    hb = np.int64(member[HEIGHT + pb])
+    t = np.int64(member[TAB + pb * CAP + hb - 1])
+    for i in range(np.int64(member[DOWN + pa]), ha):
+        z = np.int64(member[base_a + i])
+        if PARENTS[z] & bit(t) != np.uint64(0):
+            m = np.int32((pa + 1) << 16 | (ha - i) << 8 | (pb + 1))
+            if not _is_cut(member, m) and not idle_lateral_move(member, pa + 1, ha - i, face_up):
+                buf[out] = np.int32(tag | m)
+                out += 1
+    return out
+
+
+@jit
+def class_apply(state, code):
+    """Play ``code`` from ``class_legal``: its member's switches, then the move."""
+    j = np.int64(code) >> MEMBER_SHIFT
+    if j != 0:
+        tails = carray(stack_scratch(), 64)
+        k = joints(state, tails)
+        build_member(state, tails, k, j)
+    apply(state, np.int32(code & _MOVE_MASK))
+
+
+@jit
+def class_child_hashes(state, code, out, at):
+    """:func:`class_hashes` of the child ``code`` leads to (built in scratch)."""
+    child = carray(_state_scratch(), STATE_SIZE)
+    for x in range(STATE_SIZE):
+        child[x] = state[x]
+    class_apply(child, code)
+    class_hashes(child, out, at)
+
+
+@jit
+def class_hash1(state):
+    out = carray(_key_scratch(), 2)
+    class_hashes(state, out, 0)
+    return out[0]
+
+
+@jit
+def class_hash2(state):
+    out = carray(_key_scratch(), 2)
+    class_hashes(state, out, 0)
+    return out[1]
+
+
+@jit
+def expand_code(state, code, out):
+    """The engine moves of ``code`` played from ``state`` (which it plays): the member's
+    switches, then the move, into ``out``; their count."""
+    j = np.int64(code) >> MEMBER_SHIFT
+    n = 0
+    if j != 0:
+        tails = carray(stack_scratch(), 64)
+        k = joints(state, tails)
+        pending = j
+        while pending != 0:
+            progress = False
+            for b in range(k):
+                if (pending >> b) & 1:
+                    m = _switch_move(state, np.int64(tails[b]))
+                    if m >= 0:
+                        apply(state, np.int32(m))
+                        out[n] = m
+                        n += 1
+                        pending ^= 1 << b
+                        progress = True
+            if not progress:
+                return -1
+    m = code & _MOVE_MASK
+    apply(state, np.int32(m))
+    out[n] = m
+    return n + 1
