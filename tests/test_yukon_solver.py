@@ -19,7 +19,8 @@ from solvers.search import DEAD_END, DFS, Limits
 from solvers.yukon import SOLVER
 from solvers.yukon.cards import twin
 from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
-                                   class_apply, class_hashes, expand_code, joints)
+                                   class_apply, class_child_hashes, class_hashes, expand_code,
+                                   joints)
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
@@ -496,6 +497,9 @@ def _check_class_covers(a):
         kid = root.copy()
         class_apply(kid, code)
         assert (kid[:yk.STATE_SIZE] == b).all()
+        out = np.empty(2, np.uint64)
+        class_child_hashes(root, code, out, 0)      # after legal: from the stored terms
+        assert (int(out[0]), int(out[1])) == _class_key(b)
         kids.append(b)
     k = joints(a, np.empty(64, np.int64))
     if not 1 <= k <= K_MAX:

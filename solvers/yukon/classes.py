@@ -27,7 +27,8 @@ from ..table import fmix64, splitmix64
 from rules.cards import EMPTY, rank
 from rules.yukon import FOUND
 from .cards import PARENTS, bit, home_height, stack_scratch, twin
-from .hashing import _found_key, _hash1_of, _hash2_of, _mix2
+from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, stored_word
+from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
 
@@ -142,35 +143,53 @@ def build_member(state, tails, k, j):
 
 
 @jit
-def _segment_sums(state, tops, cut):
-    """The sums over the segments (with ``cut``; else over whole piles) of their two hash
-    terms, and the number of joints."""
+def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops):
+    """A pile's part of the class key, the pile given as its first ``keep`` cards from
+    ``base``, then ``extra_n`` cards from ``extra_at`` (``dn`` face down), with joints judged
+    against the tops ``tops`` (none when 0): its segments' two hash terms summed, and its
+    joints."""
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
+    k = 0
+    n_all = keep + extra_n
+    if n_all == 0:
+        return s1, s2, k
+    x1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(dn + 1)
+    x2 = np.uint64(0x13198A2E03707344) + np.uint64(dn) * np.uint64(977)
+    n = 0
+    u = np.int64(0)
+    for i in range(n_all):
+        c = np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
+        if (i > dn and (tops & bit(twin(u))) != np.uint64(0)
+                and (PARENTS[c] & bit(u)) != np.uint64(0)):
+            k += 1
+            s1 += splitmix64(x1 + np.uint64(n))
+            s2 += mix2(fmix64(x2 + np.uint64(n)))
+            x1 = np.uint64(0xCBF29CE484222325)
+            x2 = np.uint64(0x13198A2E03707344) + np.uint64(0x9E37)
+            n = 0
+        w = np.uint64(c + 1)
+        x1 = (x1 ^ w) * np.uint64(0x100000001B3)
+        x2 = x2 * np.uint64(0x5851F42D4C957F2D) + w
+        n += 1
+        u = c
+    s1 += splitmix64(x1 + np.uint64(n))
+    s2 += mix2(fmix64(x2 + np.uint64(n)))
+    return s1, s2, k
+
+
+@jit
+def _segment_sums(state, tops):
+    """The class key's sums over the piles (:func:`_pile_terms`) and the joints."""
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     k = 0
     for p in range(N_PILES):
-        h = np.int64(state[HEIGHT + p])
-        if h == 0:
-            continue
-        base = TAB + p * CAP
-        dn = np.int64(state[DOWN + p])
-        x1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(dn + 1)
-        x2 = np.uint64(0x13198A2E03707344) + np.uint64(dn) * np.uint64(977)
-        n = 0
-        for i in range(h):
-            if cut and i > 0 and _is_joint(state, base, i, dn, tops):
-                k += 1
-                sum1 += splitmix64(x1 + np.uint64(n))
-                sum2 += _mix2(fmix64(x2 + np.uint64(n)))
-                x1 = np.uint64(0xCBF29CE484222325)
-                x2 = np.uint64(0x13198A2E03707344) + np.uint64(0x9E37)
-                n = 0
-            w = np.uint64(np.int64(state[base + i]) + 1)
-            x1 = (x1 ^ w) * np.uint64(0x100000001B3)
-            x2 = x2 * np.uint64(0x5851F42D4C957F2D) + w
-            n += 1
-        sum1 += splitmix64(x1 + np.uint64(n))
-        sum2 += _mix2(fmix64(x2 + np.uint64(n)))
+        a, b, kp = _pile_terms(state, TAB + p * CAP, np.int64(state[HEIGHT + p]), 0, 0,
+                               np.int64(state[DOWN + p]), tops)
+        sum1 += a
+        sum2 += b
+        k += kp
     return sum1, sum2, k
 
 
@@ -180,13 +199,12 @@ def class_hashes(state, out, at):
     segments (each with its face-down count, a bottom segment told from a tail) and the
     foundations; with no joint or more than ``K_MAX``, the same over whole piles (the
     position alone: such positions are searched one by one)."""
-    tops = _tops(state)
-    sum1, sum2, k = _segment_sums(state, tops, True)
+    sum1, sum2, k = _segment_sums(state, _tops(state))
     if k > K_MAX:
-        sum1, sum2, k = _segment_sums(state, tops, False)
-    found = _found_key(state)
-    out[at] = _hash1_of(sum1 ^ _DOMAIN1, found)
-    out[at + 1] = _hash2_of(sum2 + _DOMAIN2, found)
+        sum1, sum2, k = _segment_sums(state, np.uint64(0))
+    found = found_key(state)
+    out[at] = hash1_of(sum1 ^ _DOMAIN1, found)
+    out[at + 1] = hash2_of(sum2 + _DOMAIN2, found)
 
 
 @jit
@@ -242,6 +260,9 @@ def class_legal(state, buf):
             face_up |= bit(np.int64(state[base + i]))
     members = carray(_members_states(), (MEMBERS, STATE_SIZE))
     exists = carray(_members_scratch(), MEMBERS)
+    stash = state.shape[0] >= SOLVER_STATE_SIZE
+    if stash:
+        state[STASH] = 0
     for x in range(STATE_SIZE):
         members[0, x] = state[x]
     exists[0] = 1
@@ -260,11 +281,36 @@ def class_legal(state, buf):
         if c < 0:
             continue                                      # no such member
         exists[j] = 1
+        before = out
         out = _new_moves(member, c, j, face_up, buf, out)
         if out < 0:
             buf[0] = buf[-1 - out]
             return np.int64(1)                            # rule 2 in member j
+        if stash:
+            for i in range(before, out):
+                _stash_key(state, member, buf[i])
     return np.int64(out)
+
+
+@jit
+def _stash_key(state, member, code):
+    """Enter the class key of member's child by ``code`` in ``state``'s stash, if room: the
+    member is at hand here, so its children need not be rebuilt from the position."""
+    n = np.int64(state[STASH])
+    if n >= STASH_SIZE:
+        return
+    child = carray(_state_scratch(), STATE_SIZE)
+    for x in range(STATE_SIZE):
+        child[x] = member[x]
+    apply(child, np.int32(code & _MOVE_MASK))
+    key = carray(_key_scratch(), 2)
+    class_hashes(child, key, 0)
+    at = STASH + 1 + 10 * n
+    state[at] = np.int16(code & 0xFFFF)
+    state[at + 1] = np.int16((code >> 16) & 0xFFFF)
+    put_word(state, at + 2, key[0])
+    put_word(state, at + 6, key[1])
+    state[STASH] = n + 1
 
 
 @jit
@@ -345,13 +391,116 @@ def class_apply(state, code):
 
 
 @jit
+def store_class_terms(state):
+    """Each pile's :func:`_pile_terms` (joints against the tops) and face-up cards into the
+    solver state's ``CLASS_TERMS`` words, for :func:`class_child_hashes` on its children."""
+    tops = _tops(state)
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        h = np.int64(state[HEIGHT + p])
+        dn = np.int64(state[DOWN + p])
+        a, b, kp = _pile_terms(state, base, h, 0, 0, dn, tops)
+        up = np.uint64(0)
+        for i in range(dn, h):
+            up |= bit(np.int64(state[base + i]))
+        put_word(state, CLASS_TERMS + 12 * p, a)
+        put_word(state, CLASS_TERMS + 12 * p + 4, b)
+        put_word(state, CLASS_TERMS + 12 * p + 8, up | (np.uint64(kp) << np.uint64(56)))
+
+
+@jit
 def class_child_hashes(state, code, out, at):
-    """:func:`class_hashes` of the child ``code`` leads to (built in scratch)."""
+    """:func:`class_hashes` of the child ``code`` leads to.  A move of the searched position
+    itself is hashed without building the child: only the piles it changes and the piles
+    holding a card whose twin's top status it changes (so perhaps a joint) are hashed again,
+    the others' terms read from the words :func:`store_class_terms` wrote.  A member's move
+    is read from the stash ``class_legal`` filled; past the stash, or for a child with more
+    than ``K_MAX`` joints, the child is built in scratch and hashed whole."""
+    if state.shape[0] >= SOLVER_STATE_SIZE:
+        if code >> MEMBER_SHIFT == 0:
+            if _child_class_hashes(state, code, out, at):
+                return
+        else:
+            for i in range(np.int64(state[STASH])):
+                e = STASH + 1 + 10 * i
+                if (np.int64(state[e]) & 0xFFFF) | (np.int64(state[e + 1]) & 0xFFFF) << 16 == code:
+                    out[at] = stored_word(state, e + 2)
+                    out[at + 1] = stored_word(state, e + 6)
+                    return
     child = carray(_state_scratch(), STATE_SIZE)
     for x in range(STATE_SIZE):
         child[x] = state[x]
     class_apply(child, code)
     class_hashes(child, out, at)
+
+
+@jit
+def _child_class_hashes(state, code, out, at):
+    """:func:`class_child_hashes` for a move of the searched position (``store_class_terms``
+    done): True, or False when the child has more than ``K_MAX`` joints."""
+    s = ((code >> 16) & 0xFF) - 1
+    k = np.int64((code >> 8) & 0xFF)
+    d = code & 0xFF
+    hs = np.int64(state[HEIGHT + s])
+    base_s = TAB + s * CAP
+    keep = hs - k
+    down_s = np.int64(state[DOWN + s])
+    if keep > 0 and down_s >= keep:
+        down_s = keep - 1                     # the new top turns face up
+    tops = _tops(state)
+    after = tops
+    found = found_key(state)
+    t = -1
+    if is_foundation(d):
+        c = np.int64(state[base_s + hs - 1])
+        after &= ~bit(c)
+        found += np.uint64(1) << np.uint64(4 * (c // 13))
+    else:
+        t = d - 1
+        ht = np.int64(state[HEIGHT + t])
+        if ht > 0:
+            after &= ~bit(np.int64(state[TAB + t * CAP + ht - 1]))
+    if keep > 0:
+        after |= bit(np.int64(state[base_s + keep - 1]))
+    parents = _twins(tops ^ after) & ~tops     # cards whose joint status may change
+    sum1 = np.uint64(0)
+    sum2 = np.uint64(0)
+    joints_ = 0
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        if p == s:
+            a, b, kp = _pile_terms(state, base_s, keep, 0, 0, down_s, after)
+        elif p == t:
+            a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), base_s + keep, k,
+                                   np.int64(state[DOWN + p]), after)
+        else:
+            up = stored_word(state, CLASS_TERMS + 12 * p + 8)
+            if up & parents != np.uint64(0):
+                a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), 0, 0,
+                                       np.int64(state[DOWN + p]), after)
+            else:
+                a = stored_word(state, CLASS_TERMS + 12 * p)
+                b = stored_word(state, CLASS_TERMS + 12 * p + 4)
+                kp = np.int64(up >> np.uint64(56))
+        sum1 += a
+        sum2 += b
+        joints_ += kp
+    if joints_ > K_MAX:
+        return False
+    out[at] = hash1_of(sum1 ^ _DOMAIN1, found)
+    out[at + 1] = hash2_of(sum2 + _DOMAIN2, found)
+    return True
+
+
+@jit
+def _twins(cards):
+    """The twins of a card mask: clubs and spades swapped, diamonds and hearts."""
+    suit = np.uint64(0x1FFF)
+    clubs = cards & suit
+    diamonds = (cards >> np.uint64(13)) & suit
+    hearts = (cards >> np.uint64(26)) & suit
+    spades = (cards >> np.uint64(39)) & suit
+    return spades | (hearts << np.uint64(13)) | (diamonds << np.uint64(26)) | (clubs << np.uint64(39))
 
 
 @jit

@@ -24,17 +24,17 @@ def hash1(state):
     acc = np.uint64(0)
     for p in range(N_PILES):
         acc += _pile_terms(state, p)[0]
-    return _hash1_of(acc, _found_key(state))
+    return hash1_of(acc, found_key(state))
 
 
 @jit
 def hash2(state):
-    """Independent multiset hash: the sum of per-pile terms (through :func:`_mix2`), mixed with
+    """Independent multiset hash: the sum of per-pile terms (through :func:`mix2`), mixed with
     the foundations."""
     acc = np.uint64(0)
     for p in range(N_PILES):
-        acc += _mix2(_pile_terms(state, p)[1])
-    return _hash2_of(acc, _found_key(state))
+        acc += mix2(_pile_terms(state, p)[1])
+    return hash2_of(acc, found_key(state))
 
 
 @jit
@@ -53,7 +53,7 @@ def child_hashes(state, move, out, at):
     if keep > 0 and down_s >= keep:
         down_s = keep - 1                     # the new top turns face up
     s1, s2 = _virtual_terms(state, base_s, keep, 0, 0, down_s)
-    found = _found_key(state)
+    found = found_key(state)
     t = -1
     d1 = d2 = np.uint64(0)
     if is_foundation(d):
@@ -63,11 +63,11 @@ def child_hashes(state, move, out, at):
         d1, d2 = _virtual_terms(state, TAB + t * CAP, np.int64(state[HEIGHT + t]),
                                 base_s + keep, k, np.int64(state[DOWN + t]))
     if state[DIRTY] == 0:                     # as in the search, after legal's refresh
-        sum1 = _stored(state, SUM1) - _stored(state, PILE_H1 + 4 * s) + s1
-        sum2 = _stored(state, SUM2) - _mix2(_stored(state, PILE_H2 + 4 * s)) + _mix2(s2)
+        sum1 = stored_word(state, SUM1) - stored_word(state, PILE_H1 + 4 * s) + s1
+        sum2 = stored_word(state, SUM2) - mix2(stored_word(state, PILE_H2 + 4 * s)) + mix2(s2)
         if t >= 0:
-            sum1 += d1 - _stored(state, PILE_H1 + 4 * t)
-            sum2 += _mix2(d2) - _mix2(_stored(state, PILE_H2 + 4 * t))
+            sum1 += d1 - stored_word(state, PILE_H1 + 4 * t)
+            sum2 += mix2(d2) - mix2(stored_word(state, PILE_H2 + 4 * t))
     else:
         sum1 = np.uint64(0)
         sum2 = np.uint64(0)
@@ -79,9 +79,9 @@ def child_hashes(state, move, out, at):
             else:
                 x1, x2 = _pile_terms(state, p)
             sum1 += x1
-            sum2 += _mix2(x2)
-    out[at] = _hash1_of(sum1, found)
-    out[at + 1] = _hash2_of(sum2, found)
+            sum2 += mix2(x2)
+    out[at] = hash1_of(sum1, found)
+    out[at + 1] = hash2_of(sum2, found)
 
 
 @jit
@@ -94,8 +94,8 @@ def store_all_terms(state):
         a, b = _sum_parts(state, p)
         sum1 += a
         sum2 += b
-    _put(state, SUM1, sum1)
-    _put(state, SUM2, sum2)
+    put_word(state, SUM1, sum1)
+    put_word(state, SUM2, sum2)
     state[DIRTY] = 0
 
 
@@ -104,8 +104,8 @@ def refresh(state):
     """Recompute the stored words of the DIRTY piles and the sums (solver states only)."""
     if state.shape[0] >= SOLVER_STATE_SIZE and state[DIRTY] != 0:
         dirty = np.int64(state[DIRTY])
-        sum1 = _stored(state, SUM1)            # the sums still match the stale terms
-        sum2 = _stored(state, SUM2)
+        sum1 = stored_word(state, SUM1)            # the sums still match the stale terms
+        sum2 = stored_word(state, SUM2)
         for p in range(N_PILES):
             if dirty >> p & 1:
                 a, b = _sum_parts(state, p)
@@ -113,29 +113,29 @@ def refresh(state):
                 a2, b2 = _sum_parts(state, p)
                 sum1 += a2 - a
                 sum2 += b2 - b
-        _put(state, SUM1, sum1)
-        _put(state, SUM2, sum2)
+        put_word(state, SUM1, sum1)
+        put_word(state, SUM2, sum2)
         state[DIRTY] = 0
 
 
 @jit
-def _mix2(x):
+def mix2(x):
     """A pile's contribution to hash2's sum."""
     return fmix64(x ^ np.uint64(0xA4093822299F31D0))
 
 
 @jit
-def _hash2_of(acc, found):
+def hash2_of(acc, found):
     return fmix64(acc + fmix64(found + np.uint64(0x243F6A8885A308D3)))
 
 
 @jit
-def _hash1_of(acc, found):
+def hash1_of(acc, found):
     return splitmix64(acc ^ (found * np.uint64(0x9E3779B97F4A7C15)))
 
 
 @jit
-def _found_key(state):
+def found_key(state):
     """Each suit's height on the foundations, 4 bits per suit (slots hold one suit each)."""
     key = np.uint64(0)
     for k in range(4):
@@ -167,19 +167,19 @@ def _store_terms(state, p):
     """Pile ``p``'s stored words: its two hash terms and its score part."""
     state[PILE_SCORE + p] = pile_score(state, p)
     t1, t2 = _terms(state, p)
-    _put(state, PILE_H1 + 4 * p, t1)
-    _put(state, PILE_H2 + 4 * p, t2)
+    put_word(state, PILE_H1 + 4 * p, t1)
+    put_word(state, PILE_H2 + 4 * p, t2)
 
 
 @jit
-def _put(state, at, v):
-    """Store 64-bit ``v`` in the four int16 words ``at .. at+3`` (read back by :func:`_stored`)."""
+def put_word(state, at, v):
+    """Store 64-bit ``v`` in the four int16 words ``at .. at+3`` (read back by :func:`stored_word`)."""
     for k in range(4):
         state[at + k] = np.int16(np.int64((v >> np.uint64(16 * k)) & np.uint64(0xFFFF)) - 32768)
 
 
 @jit
-def _stored(state, at):
+def stored_word(state, at):
     v = np.uint64(0)
     for k in range(4):
         v |= np.uint64(np.int64(state[at + k]) + 32768) << np.uint64(16 * k)
@@ -189,14 +189,14 @@ def _stored(state, at):
 @jit
 def _sum_parts(state, p):
     """Pile ``p``'s stored terms as they enter SUM1 and SUM2."""
-    return _stored(state, PILE_H1 + 4 * p), _mix2(_stored(state, PILE_H2 + 4 * p))
+    return stored_word(state, PILE_H1 + 4 * p), mix2(stored_word(state, PILE_H2 + 4 * p))
 
 
 @jit
 def _pile_terms(state, p):
     """Pile ``p``'s :func:`_terms`: stored unless the state has none or they are stale."""
     if state.shape[0] >= SOLVER_STATE_SIZE and (np.int64(state[DIRTY]) >> p) & 1 == 0:
-        return _stored(state, PILE_H1 + 4 * p), _stored(state, PILE_H2 + 4 * p)
+        return stored_word(state, PILE_H1 + 4 * p), stored_word(state, PILE_H2 + 4 * p)
     return _terms(state, p)
 
 

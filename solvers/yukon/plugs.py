@@ -14,7 +14,7 @@ from rules.yukon import MAX_MOVES
 from ..search import GamePlug
 from .hashing import child_hashes, hash1, hash2, refresh
 from .classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_hash1,
-                      class_hash2, class_legal)
+                      class_hash2, class_legal, store_class_terms)
 from .heuristic import heuristic
 from .moves import OPEN_RULES, apply, legal, won
 from .state import SOLVER_STATE_SIZE
@@ -35,6 +35,7 @@ def legal_open_search(state, buf):
 @jit
 def legal_class_search(state, buf):
     refresh(state)                   # the heuristic reads the stored words of clean piles
+    store_class_terms(state)         # class_child_hashes reads them
     return class_legal(state, buf)
 
 

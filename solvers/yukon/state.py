@@ -5,7 +5,11 @@ pile's two hash terms (4 int16 words per 64-bit term, at ``PILE_H1 + 4*p`` and
 ``PILE_H2 + 4*p``) so that a child's hashes recompute only the piles a move changes, each
 pile's part of the heuristic that depends on it alone (``PILE_SCORE + p``), a bit mask of the
 piles whose stored words are stale (``DIRTY``), and the two hashes' sums over the piles
-(``SUM1``, ``SUM2``, valid when ``DIRTY`` is 0).  The plug's ``apply`` only marks the piles it
+(``SUM1``, ``SUM2``, valid when ``DIRTY`` is 0), and for the class search three 64-bit words a pile
+(from ``CLASS_TERMS``: its two segment-hash terms, its face-up cards with its joint count in
+the top byte), written by its ``legal`` for the parent's children, and a count and up to ``STASH_SIZE``
+entries (a move code, its child's two hashes) of the class keys that ``legal`` computed for
+members' moves (:mod:`.classes`).  The plug's ``apply`` only marks the piles it
 changes: most positions built are scored and never expanded, so ``legal`` brings the stored
 words up to date (:func:`solvers.yukon.hashing.refresh`) when a position is expanded.  Rules
 kernels never read these words; copies carry them along.
@@ -19,4 +23,7 @@ PILE_SCORE = PILE_H2 + 4 * N_PILES
 DIRTY = PILE_SCORE + N_PILES
 SUM1 = DIRTY + 1
 SUM2 = SUM1 + 4
-SOLVER_STATE_SIZE = (SUM2 + 4 + 31) // 32 * 32    # rows of whole 64-byte cache lines
+CLASS_TERMS = SUM2 + 4
+STASH = CLASS_TERMS + 12 * N_PILES
+STASH_SIZE = 8
+SOLVER_STATE_SIZE = (STASH + 1 + 10 * STASH_SIZE + 31) // 32 * 32   # whole 64-byte cache lines
