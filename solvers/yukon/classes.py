@@ -12,25 +12,24 @@ lists the moves of every member (member ``j``: the position after switching the 
 bits of ``j``, pile numbers unchanged), skipping the cuts inside the class and a member's
 moves that the member one switch nearer the searched position also has (their children are
 class-mates), so that per member only the few moves its switch makes new are generated.  A
-move code carries its member in bits 24-29; :func:`class_apply` plays the switches first.  Other positions (no joint, or more than ``K_MAX``) are searched as before
-under their own hashes.
+move code carries its member in bits 24-29; :func:`class_apply` plays the switches first.
+Other positions (no joint, or more than ``K_MAX``) are searched as before, one by one, under
+keys of their own.
 """
 import numpy as np
-from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from rules._jit import jit
-from rules.yukon import CAP, DOWN, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
-from ..table import fmix64, splitmix64
 from rules.cards import EMPTY, rank
-from rules.yukon import FOUND
+from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
+from ..table import fmix64, splitmix64
 from .cards import PARENTS, bit, home_height, stack_scratch, twin
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, stored_word
-from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
+from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
 
 K_MAX = 6                             # joints of the largest class searched as one node
 MEMBERS = 1 << K_MAX
@@ -263,26 +262,26 @@ def class_legal(state, buf):
     stash = state.shape[0] >= SOLVER_STATE_SIZE
     if stash:
         state[STASH] = 0
-    for x in range(STATE_SIZE):
-        members[0, x] = state[x]
+    _copy_piles(members[0], state)
     exists[0] = 1
     for j in range(1, 1 << k):
         exists[j] = 0
         member = members[j]
         c = np.int64(-1)
+        sw = np.int64(-1)
         for b in range(k):
             if (j >> b) & 1 and exists[j ^ (1 << b)] != 0:
-                src = members[j ^ (1 << b)]
-                for x in range(STATE_SIZE):
-                    member[x] = src[x]
-                if _switch(member, np.int64(tails[b])):
+                _copy_piles(member, members[j ^ (1 << b)])
+                sw = _switch_move(member, np.int64(tails[b]))
+                if sw >= 0:
+                    apply(member, np.int32(sw))
                     c = np.int64(tails[b])
                 break
         if c < 0:
             continue                                      # no such member
         exists[j] = 1
         before = out
-        out = _new_moves(member, c, j, face_up, buf, out)
+        out = _new_moves(member, c, sw, j, face_up, buf, out)
         if out < 0:
             buf[0] = buf[-1 - out]
             return np.int64(1)                            # rule 2 in member j
@@ -300,8 +299,7 @@ def _stash_key(state, member, code):
     if n >= STASH_SIZE:
         return
     child = carray(_state_scratch(), STATE_SIZE)
-    for x in range(STATE_SIZE):
-        child[x] = member[x]
+    _copy_piles(child, member)
     apply(child, np.int32(code & _MOVE_MASK))
     key = carray(_key_scratch(), 2)
     class_hashes(child, key, 0)
@@ -314,31 +312,28 @@ def _stash_key(state, member, code):
 
 
 @jit
-def _new_moves(member, c, j, face_up, buf, out):
-    """Append to ``buf[out:]`` member ``j``'s listed moves that the member it was built from
-    lacks, ``c``'s tail having just left the card ``x`` (now a top) for ``x``'s twin: ``x``
-    home, ``c``'s twin onto ``x``, a card of ``x``'s pile onto the tail's top (no natural cut,
-    no idle move).  The new count, or ``-1 - i`` when move ``i`` (``x`` home) is a safe home
-    move (rule 2)."""
-    pa = -1
-    pb = -1
-    ia = 0
+def _copy_piles(dst, src):
+    """The rules words of ``src`` that the members' kernels read into ``dst``: the piles'
+    cards up to their heights, heights, face-down counts, foundations and score (cells above
+    a height are never read there, unlike in the search's own states)."""
+    for x in range(HEIGHT, STATE_SIZE):
+        dst[x] = src[x]
     for p in range(N_PILES):
         base = TAB + p * CAP
-        h = np.int64(member[HEIGHT + p])
-        for i in range(np.int64(member[DOWN + p]) + 1, h):
-            if member[base + i] == c:
-                pb = p
-                ia = i
-    if pb < 0:
-        return out
-    x = twin(np.int64(member[TAB + pb * CAP + ia - 1]))
-    for p in range(N_PILES):
-        h = np.int64(member[HEIGHT + p])
-        if h > 0 and member[TAB + p * CAP + h - 1] == x:
-            pa = p
-    if pa < 0:
-        return out
+        for i in range(np.int64(src[HEIGHT + p])):
+            dst[base + i] = src[base + i]
+
+
+@jit
+def _new_moves(member, c, sw, j, face_up, buf, out):
+    """Append to ``buf[out:]`` member ``j``'s listed moves that the member it was built from
+    lacks, the switch ``sw`` having just moved ``c``'s tail off the card ``x`` (now the top of
+    the switch's source pile) onto ``x``'s twin: ``x`` home, ``c``'s twin onto ``x``, a card of
+    ``x``'s pile onto the tail's top (no natural cut, no idle move).  The new count, or
+    ``-1 - i`` when move ``i`` (``x`` home) is a safe home move (rule 2)."""
+    pa = ((sw >> 16) & 0xFF) - 1
+    pb = (sw & 0xFF) - 1
+    x = np.int64(member[TAB + pa * CAP + np.int64(member[HEIGHT + pa]) - 1])
     tag = j << MEMBER_SHIFT
     ha = np.int64(member[HEIGHT + pa])
     base_a = TAB + pa * CAP
@@ -357,7 +352,7 @@ def _new_moves(member, c, j, face_up, buf, out):
     # c's twin onto x
     c2 = twin(c)
     for p in range(N_PILES):
-        if p == pa:
+        if p == pa or face_up & bit(c2) == np.uint64(0):
             continue
         base = TAB + p * CAP
         h = np.int64(member[HEIGHT + p])
