@@ -46,7 +46,7 @@ METHODS = {
                        (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
                        (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
                        (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
-                      (450, 200, 150, 1600, 300, 2400, 20, 50), 2.5),
+                      (300, 200, 150, 1600, 300, 2400, 20, 50), 2.5),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
     "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
     "greedy": ((HW_MAIN, "fc", (0, 1), None),),
