@@ -14,7 +14,7 @@ import numpy as np
 from rules import yukon as yk
 from rules.yukon import ONGOING, STATE_SIZE
 from ..base import DEFAULT_MEMORY_MB, Solver
-from ..result import SOLVED, UNKNOWN, UNSOLVABLE
+from ..result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError
 from ..search import BestFirst, DFS, Limits
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
@@ -93,7 +93,7 @@ def engine_moves(start, codes):
     for code in codes:
         n = expand_code(a, np.int32(code), out)
         if n < 0:
-            raise AssertionError(f"move code {code:#x} names no member of its class")
+            raise SolutionError(f"move code {code:#x} names no member of its class")
         moves.extend(int(m) for m in out[:n])
     return moves
 
