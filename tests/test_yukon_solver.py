@@ -89,18 +89,24 @@ def _random_small_position(rng, max_out, full_piles):
     return yk.array_from_piles(out, tops)
 
 
-@st.composite
-def small_positions(draw, max_out=20, full_piles=None):
-    """As :func:`_random_small_position`, shrinking towards fewer cards out, cards in order,
-    all in the first pile, face up."""
-    full = draw(st.booleans()) if full_piles is None else full_piles
-    n_out = draw(st.integers(6 + 7 * full, max_out))
+def _draw_cards_left(draw, n_out):
+    """Foundation heights with ``n_out`` cards out, and the other cards in a drawn order."""
     heights, rest = [], 52 - n_out
     for s in range(4):
         h = draw(st.integers(max(0, rest - 13 * (3 - s)), min(13, rest)))
         heights.append(h)
         rest -= h
     cards = draw(st.permutations([s * 13 + r for s in range(4) for r in range(heights[s], 13)]))
+    return heights, cards
+
+
+@st.composite
+def small_positions(draw, max_out=20, full_piles=None):
+    """As :func:`_random_small_position`, shrinking towards fewer cards out, cards in order,
+    all in the first pile, face up."""
+    full = draw(st.booleans()) if full_piles is None else full_piles
+    n_out = draw(st.integers(6 + 7 * full, max_out))
+    heights, cards = _draw_cards_left(draw, n_out)
     piles = [[] for _ in range(7)]
     for j, c in enumerate(cards):
         piles[j if full and j < 7 else draw(st.integers(0, 6))].append(c)
@@ -118,12 +124,7 @@ def run_positions(draw, max_out=24):
     mostly first, one in each pile, then each dropped on a pile whose top is one of its parents when a draw says so,
     at most one face-down card a pile."""
     n_out = draw(st.integers(8, max_out))
-    heights, rest = [], 52 - n_out
-    for s in range(4):
-        h = draw(st.integers(max(0, rest - 13 * (3 - s)), min(13, rest)))
-        heights.append(h)
-        rest -= h
-    cards = draw(st.permutations([s * 13 + r for s in range(4) for r in range(heights[s], 13)]))
+    heights, cards = _draw_cards_left(draw, n_out)
     cards.sort(key=lambda c: -(c % 13) + draw(st.integers(0, 2)))
     piles = [[] for _ in range(7)]
     for j, c in enumerate(cards):

@@ -154,34 +154,36 @@ def run_stages(array, method, limits, first_runner=None):
         result = search.run(array)
         if result.verdict == SOLVED and kind in FC_KINDS:
             result.atomic_length = search.win_g
-        nodes += result.nodes_expanded
-        stored = max(stored, result.states_stored)
-        peak = max(peak, result.peak_memory_bytes)
+        nodes, stored, peak = _add(result, nodes, stored, peak)
         if result.verdict != UNKNOWN or budget is None or result.limit != "nodes":
             break
         if left_nodes is not None and left_nodes - result.nodes_expanded <= 0:
             break
+
+    def left():  # what the searches so far leave of the limits
+        return Limits(None if max_nodes is None else max(0, max_nodes - nodes),
+                      None if timeout is None else timeout - (time.perf_counter() - t0),
+                      max_memory_mb)
+
     if result.verdict == UNSOLVABLE and fused:
         # a fused search ran out of the search move set: decide over every solver move
-        left_nodes = None if max_nodes is None else max(0, max_nodes - nodes)
-        left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
-        hw, kind, weights = EXACT
-        search = runner(hw, kind, weights, Limits(left_nodes, left_time, max_memory_mb), False)
+        search = runner(*EXACT, left(), pruned=False)
         result = search.run(array)
         if result.verdict == SOLVED:
             result.atomic_length = search.win_g
-        nodes += result.nodes_expanded
-        stored = max(stored, result.states_stored)
-        peak = max(peak, result.peak_memory_bytes)
+        nodes, stored, peak = _add(result, nodes, stored, peak)
     if result.verdict == UNSOLVABLE:
         # confirm the proof with the homecell dbl allowed too
-        left_nodes = None if max_nodes is None else max(0, max_nodes - nodes)
-        left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
-        result = DFS(plug("complete"), Limits(left_nodes, left_time, max_memory_mb)).run(array)
-        nodes += result.nodes_expanded
-        stored = max(stored, result.states_stored)
-        peak = max(peak, result.peak_memory_bytes)
+        result = DFS(plug("complete"), left()).run(array)
+        nodes, stored, peak = _add(result, nodes, stored, peak)
     result.nodes_expanded, result.states_stored, result.peak_memory_bytes = nodes, stored, peak
     result.seconds = time.perf_counter() - t0
     result.method = method
     return result
+
+
+def _add(result, nodes, stored, peak):
+    """The totals of a method's searches with one more search's ``result``: nodes summed,
+    states stored and peak memory the largest."""
+    return (nodes + result.nodes_expanded, max(stored, result.states_stored),
+            max(peak, result.peak_memory_bytes))

@@ -26,7 +26,7 @@ from rules.cards import EMPTY, rank
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from ..table import fmix64, splitmix64
 from .cards import PARENTS, bit, home_height, stack_scratch, twin
-from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, stored_word
+from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
 from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
@@ -433,15 +433,7 @@ def class_child_hashes(state, code, out, at):
 def _child_class_hashes(state, code, out, at):
     """:func:`class_child_hashes` for a move of the searched position (``store_class_terms``
     done): True, or False when the child has more than ``K_MAX`` joints."""
-    s = ((code >> 16) & 0xFF) - 1
-    k = np.int64((code >> 8) & 0xFF)
-    d = code & 0xFF
-    hs = np.int64(state[HEIGHT + s])
-    base_s = TAB + s * CAP
-    keep = hs - k
-    down_s = np.int64(state[DOWN + s])
-    if keep > 0 and down_s >= keep:
-        down_s = keep - 1                     # the new top turns face up
+    s, k, d, hs, base_s, keep, down_s = source_after(state, code)
     tops = _tops(state)
     after = tops
     found = found_key(state)

@@ -38,11 +38,10 @@ def hash2(state):
 
 
 @jit
-def child_hashes(state, move, out, at):
-    """:func:`hash1` and :func:`hash2` of the position after ``move`` (a solver move) into
-    ``out[at]``, ``out[at + 1]``, without building it: only the source and destination piles
-    change, so their terms are computed from the parent's cards and swapped into the sums
-    the solver state keeps."""
+def source_after(state, move):
+    """What a solver move does to its source pile, read without playing it: the pile ``s``
+    (0-based), the cards moved ``k``, the destination slot ``d``, the pile's height ``hs`` and
+    first index ``base_s``, the cards it keeps and its face-down count after the move."""
     s = ((move >> 16) & 0xFF) - 1
     k = np.int64((move >> 8) & 0xFF)
     d = move & 0xFF
@@ -52,6 +51,16 @@ def child_hashes(state, move, out, at):
     down_s = np.int64(state[DOWN + s])
     if keep > 0 and down_s >= keep:
         down_s = keep - 1                     # the new top turns face up
+    return s, k, d, hs, base_s, keep, down_s
+
+
+@jit
+def child_hashes(state, move, out, at):
+    """:func:`hash1` and :func:`hash2` of the position after ``move`` (a solver move) into
+    ``out[at]``, ``out[at + 1]``, without building it: only the source and destination piles
+    change, so their terms are computed from the parent's cards and swapped into the sums
+    the solver state keeps."""
+    s, k, d, hs, base_s, keep, down_s = source_after(state, move)
     s1, s2 = _virtual_terms(state, base_s, keep, 0, 0, down_s)
     found = found_key(state)
     t = -1
