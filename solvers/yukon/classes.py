@@ -12,7 +12,7 @@ lists the moves of every member (member ``j``: the position after switching the 
 bits of ``j``, pile numbers unchanged), skipping the cuts inside the class and a member's
 moves that the member one switch nearer the searched position also has (their children are
 class-mates), so that per member only the few moves its switch makes new are generated.  A
-move code carries its member in bits 24-29; :func:`class_apply` plays the switches first.
+move code carries its member in bits 24-30; :func:`class_apply` plays the switches first.
 Other positions (no joint, or more than ``K_MAX``) are searched as before, one by one, under
 keys of their own.
 """
@@ -31,7 +31,7 @@ from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_ro
                     legal, safe_home)
 from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
 
-K_MAX = 6                             # joints of the largest class searched as one node
+K_MAX = 7                             # joints of the largest class searched as one node
 MEMBERS = 1 << K_MAX
 CLASS_MAX_MOVES = MAX_MOVES + 4 * MEMBERS   # the position's, then at most 4 new per member
 MEMBER_SHIFT = 24                     # a move code's member bits
@@ -229,7 +229,7 @@ def _is_cut(state, m):
 @jit
 def class_legal(state, buf):
     """Open-mode moves of ``state``'s whole class (docs/yukon.md, "The class search"), each
-    with its member in bits 24-29; ``legal``'s own list when the class is not searched as one
+    with its member in bits 24-30; ``legal``'s own list when the class is not searched as one
     node.  A forced move (rule 6, or rule 2 in any member) is listed alone.  Otherwise: the
     searched position's moves less the natural cuts, then for each other member ``j``, built
     from a member one switch nearer, only the moves that switch makes new -- onto or home from
