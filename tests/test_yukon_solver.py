@@ -15,7 +15,7 @@ from rules.moves import Move
 from rules.registry import get_game
 from solvers import get_solver
 from solvers.result import SolutionError
-from solvers.search import DEAD_END, DFS, Limits
+from solvers.search import C_SP, DEAD_END, DFS, Limits
 from solvers.yukon import SOLVER
 from solvers.yukon.cards import twin
 from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
@@ -591,6 +591,26 @@ def test_class_key_checks_meet_classes_searched_as_one_node():
         for a in _playout(seed, rng.integers(0, 1000, 150)):
             ks.append(_check_class(a))
     assert max(k for k in ks if k <= K_MAX) >= 3 and sum(1 <= k <= K_MAX for k in ks) > 100
+
+
+def test_class_checks_on_classes_of_k_max_joints():
+    """Classes of exactly K_MAX joints, the largest searched as one node (seed 963's proof
+    passes through many): the members built are the reference's class, the key is the class,
+    and the moves listed cover it."""
+    search = DFS(PLUGS["open_class"], Limits(5000, None, 1000), keys_only=True)
+    root = solver_root(GAME.deal(963, "aisleriot").array)
+    found = {}
+    for i in range(40):
+        search.limits = Limits(5000 * (i + 1), None, 1000)
+        search.run(root)
+        for j in range(1, int(search.ctl[C_SP]) + 1):
+            a = search.st_states[j][:yk.STATE_SIZE].copy()
+            if _tails(a)[1] == K_MAX:
+                found[a.tobytes()] = a
+    assert len(found) >= 3
+    for a in found.values():
+        assert _check_class(a) == K_MAX
+        _check_class_covers(a)
 
 
 @settings(max_examples=300)
