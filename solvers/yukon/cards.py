@@ -8,7 +8,6 @@ natural run), its *children* the two of the other colour one rank lower, and its
 other card of its colour and rank, which has the same two parents.
 """
 import numpy as np
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -42,6 +41,18 @@ def twin(c):
     return (3 - c // 13) * 13 + c % 13
 
 
+_SUIT = np.uint64(0x1FFF)
+
+
+@jit
+def twin_mask(cards):
+    """The twins of the cards of mask ``cards``: clubs and spades swapped, diamonds and
+    hearts."""
+    return (((cards & _SUIT) << np.uint64(39)) | ((cards >> np.uint64(39)) & _SUIT)
+            | (((cards >> np.uint64(13)) & _SUIT) << np.uint64(26))
+            | (((cards >> np.uint64(26)) & _SUIT) << np.uint64(13)))
+
+
 def _parent_masks():
     parents = np.zeros(N_CARDS, np.uint64)
     for c in range(N_CARDS):
@@ -64,10 +75,16 @@ PARENTS = _parent_masks()            # card -> mask of its two parents (none for
 CHILDREN = _child_masks(PARENTS)     # card -> mask of its two children (none for an Ace)
 
 
-@intrinsic
-def stack_scratch(typingctx):
-    """Pointer to 64 int64 on the calling kernel's stack, valid until it returns: scratch for
-    kernels that run once per generated position and so must not allocate."""
-    def codegen(context, builder, signature, args):
-        return cgutils.alloca_once(builder, ir.IntType(64), size=64)
-    return types.CPointer(types.int64)(), codegen
+def stack_array(dtype, size):
+    """An intrinsic: pointer to ``size`` items of ``dtype`` on the calling kernel's stack,
+    valid until it returns: scratch for kernels that run once per generated position and so
+    must not allocate."""
+    @intrinsic
+    def scratch(typingctx):
+        def codegen(context, builder, signature, args):
+            return cgutils.alloca_once(builder, context.get_value_type(dtype), size=size)
+        return types.CPointer(dtype)(), codegen
+    return scratch
+
+
+stack_scratch = stack_array(types.int64, 64)     # 64 int64

@@ -18,14 +18,12 @@ keys of their own.
 """
 import numpy as np
 from numba import carray, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from rules._jit import jit
 from rules.cards import EMPTY, rank
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from ..table import fmix64, splitmix64
-from .cards import PARENTS, bit, home_height, stack_scratch, twin
+from .cards import PARENTS, bit, home_height, stack_array, stack_scratch, twin, twin_mask
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
@@ -40,20 +38,11 @@ _DOMAIN1 = np.uint64(0x6A09E667F3BCC908)   # class keys apart from positions' ow
 _DOMAIN2 = np.uint64(0xBB67AE8584CAA73B)
 
 
-def _stack_array(dtype, size):
-    """An intrinsic: pointer to ``size`` items of ``dtype`` on the calling kernel's stack."""
-    @intrinsic
-    def scratch(typingctx):
-        def codegen(context, builder, signature, args):
-            return cgutils.alloca_once(builder, context.get_value_type(dtype), size=size)
-        return types.CPointer(dtype)(), codegen
-    return scratch
-
-
-_state_scratch = _stack_array(types.int16, STATE_SIZE)
-_members_scratch = _stack_array(types.int64, MEMBERS)
-_key_scratch = _stack_array(types.uint64, 2)
-_members_states = _stack_array(types.int16, MEMBERS * STATE_SIZE)
+_state_scratch = stack_array(types.int16, STATE_SIZE)
+_members_scratch = stack_array(types.int64, MEMBERS)
+_key_scratch = stack_array(types.uint64, 2)
+_members_states = stack_array(types.int16, MEMBERS * STATE_SIZE)
+_switches_scratch = stack_array(types.int32, K_MAX)
 
 
 @jit
@@ -96,7 +85,8 @@ def joints(state, tails):
 
 @jit
 def _switch_move(state, c):
-    """The move code of :func:`_switch` for the tail based at ``c``, or -1."""
+    """The move of the switch of the tail based at ``c`` onto its other parent's pile (a top),
+    or -1 when that top is in ``c``'s own pile."""
     for p in range(N_PILES):
         base = TAB + p * CAP
         h = np.int64(state[HEIGHT + p])
@@ -114,31 +104,34 @@ def _switch_move(state, c):
 
 
 @jit
-def _switch(state, c):
-    """Move the tail based at ``c`` onto the other parent's pile (a top): True, or False when
-    that top is in ``c``'s own pile."""
-    m = _switch_move(state, c)
-    if m < 0:
-        return False
-    apply(state, np.int32(m))
-    return True
-
-
-@jit
-def build_member(state, tails, k, j):
-    """Switch the joints of the bits of ``j`` (in ``state``): True if that member exists.
+def _play_switches(state, tails, k, j, out):
+    """Switch the joints of the bits of ``j`` (in ``state``), each tail onto its other parent's
+    pile, their move codes into ``out``: their count, or -1 if that member does not exist.
     Greedy: any pending switch whose top is not in its own tail's pile, until none is left;
     it only stops short when the member does not exist (docs/yukon.md)."""
+    n = 0
     pending = j
     while pending != 0:
         progress = False
         for b in range(k):
-            if (pending >> b) & 1 and _switch(state, np.int64(tails[b])):
-                pending ^= 1 << b
-                progress = True
+            if (pending >> b) & 1:
+                m = _switch_move(state, np.int64(tails[b]))
+                if m >= 0:
+                    apply(state, np.int32(m))
+                    out[n] = m
+                    n += 1
+                    pending ^= 1 << b
+                    progress = True
         if not progress:
-            return False
-    return True
+            return -1
+    return n
+
+
+@jit
+def build_member(state, tails, k, j):
+    """Switch the joints of the bits of ``j`` (in ``state``): True if that member exists
+    (:func:`_play_switches`)."""
+    return _play_switches(state, tails, k, j, carray(_switches_scratch(), K_MAX)) >= 0
 
 
 @jit
@@ -449,7 +442,7 @@ def _child_class_hashes(state, code, out, at):
             after &= ~bit(np.int64(state[TAB + t * CAP + ht - 1]))
     if keep > 0:
         after |= bit(np.int64(state[base_s + keep - 1]))
-    parents = _twins(tops ^ after) & ~tops     # cards whose joint status may change
+    parents = twin_mask(tops ^ after) & ~tops     # cards whose joint status may change
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     joints_ = 0
@@ -480,17 +473,6 @@ def _child_class_hashes(state, code, out, at):
 
 
 @jit
-def _twins(cards):
-    """The twins of a card mask: clubs and spades swapped, diamonds and hearts."""
-    suit = np.uint64(0x1FFF)
-    clubs = cards & suit
-    diamonds = (cards >> np.uint64(13)) & suit
-    hearts = (cards >> np.uint64(26)) & suit
-    spades = (cards >> np.uint64(39)) & suit
-    return spades | (hearts << np.uint64(13)) | (diamonds << np.uint64(26)) | (clubs << np.uint64(39))
-
-
-@jit
 def class_hash1(state):
     out = carray(_key_scratch(), 2)
     class_hashes(state, out, 0)
@@ -512,21 +494,9 @@ def expand_code(state, code, out):
     n = 0
     if j != 0:
         tails = carray(stack_scratch(), 64)
-        k = joints(state, tails)
-        pending = j
-        while pending != 0:
-            progress = False
-            for b in range(k):
-                if (pending >> b) & 1:
-                    m = _switch_move(state, np.int64(tails[b]))
-                    if m >= 0:
-                        apply(state, np.int32(m))
-                        out[n] = m
-                        n += 1
-                        pending ^= 1 << b
-                        progress = True
-            if not progress:
-                return -1
+        n = _play_switches(state, tails, joints(state, tails), j, out)
+        if n < 0:
+            return -1
     m = code & _MOVE_MASK
     apply(state, np.int32(m))
     out[n] = m

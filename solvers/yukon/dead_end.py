@@ -10,7 +10,7 @@ from numba import carray
 
 from rules._jit import jit
 from rules.yukon import DOWN, HEIGHT, N_PILES, CAP, TAB
-from .cards import CHILDREN, PARENTS, bit, home_height, stack_scratch, twin
+from .cards import CHILDREN, PARENTS, bit, home_height, stack_scratch, twin, twin_mask
 
 _RANKS = np.uint64(0x1FFF)
 _SUIT_MASKS = np.array([_RANKS << np.uint64(13 * s) for s in range(4)], np.uint64)
@@ -45,15 +45,6 @@ def _with_both_parents(available):
     black = ((available & _RANKS) & ((available >> np.uint64(39)) & _RANKS)) >> np.uint64(1)
     red = ((available >> np.uint64(13)) & (available >> np.uint64(26)) & _RANKS) >> np.uint64(1)
     return (black << np.uint64(13)) | (black << np.uint64(26)) | red | (red << np.uint64(39))
-
-
-@jit
-def _twin_mask(cards):
-    """The twins of ``cards``: clubs and spades swapped, diamonds and hearts."""
-    clubs_spades = (((cards & _SUIT_MASKS[0]) << np.uint64(39))
-                    | ((cards & _SUIT_MASKS[3]) >> np.uint64(39)))
-    return clubs_spades | ((cards & _SUIT_MASKS[1]) << np.uint64(13)) | (
-        (cards & _SUIT_MASKS[2]) >> np.uint64(13))
 
 
 @jit
@@ -166,7 +157,7 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
             bottoms & home_open) != np.uint64(0)
         if pinned != np.uint64(0):                 # the twin rule: both parents open, or the
             exits = pinned & (_with_both_parents(available) | (   # twin can go home
-                open_parent & _twin_mask(home_open))) | (open_parent & ~pinned) | home_open
+                open_parent & twin_mask(home_open))) | (open_parent & ~pinned) | home_open
         else:
             exits = open_parent | home_open
         if empty_ok:
