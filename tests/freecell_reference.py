@@ -84,12 +84,11 @@ def need_ranks(state):
 def col_share_by_need(state, col, need, hw):
     """Column ``col``'s share of the heuristic: ``hw[1]`` per card above its first break,
     ``hw[2]`` per card above a card its suit needs next, ``hw[5]`` per break."""
-    n = int(state[fc.HEIGHT + col])
-    cards = [int(c) for c in state[fc.COLS + col * fc.COL_WIDTH:fc.COLS + col * fc.COL_WIDTH + n]]
+    cards = _column(state, col)
+    n = len(cards)
     first_break, breaks, buried = n, 0, 0
     for i in range(1, n):
-        lo, up = cards[i - 1], cards[i]
-        if _rank(lo) != _rank(up) + 1 or _red(lo) == _red(up):
+        if not _fits(cards[i - 1], cards[i]):
             breaks += 1
             first_break = min(first_break, i)
     for i, c in enumerate(cards):
