@@ -590,24 +590,47 @@ def test_class_key_checks_meet_classes_searched_as_one_node():
     assert max(k for k in ks if k <= K_MAX) >= 3 and sum(1 <= k <= K_MAX for k in ks) > 100
 
 
+def _path_states(seed, rounds, nodes=5000):
+    """The positions on the depth-first path of the open-mode class search of ``seed``'s
+    deal, read every ``nodes`` classes, ``rounds`` times (distinct ones)."""
+    search = DFS(PLUGS["open_class"], Limits(nodes, None, 1000), keys_only=True)
+    root = solver_root(GAME.deal(seed, "aisleriot").array)
+    found = {}
+    for i in range(rounds):
+        search.limits = Limits(nodes * (i + 1), None, 1000)
+        search.run(root)
+        for j in range(1, int(search.ctl[C_SP]) + 1):
+            a = search.st_states[j][:yk.STATE_SIZE].copy()
+            found[a.tobytes()] = a
+    return list(found.values())
+
+
 def test_class_checks_on_classes_of_k_max_joints():
     """Classes of exactly K_MAX joints, the largest searched as one node (seed 963's proof
     passes through many): the members built are the reference's class, the key is the class,
     and the moves listed cover it."""
-    search = DFS(PLUGS["open_class"], Limits(5000, None, 1000), keys_only=True)
-    root = solver_root(GAME.deal(963, "aisleriot").array)
-    found = {}
-    for i in range(40):
-        search.limits = Limits(5000 * (i + 1), None, 1000)
-        search.run(root)
-        for j in range(1, int(search.ctl[C_SP]) + 1):
-            a = search.st_states[j][:yk.STATE_SIZE].copy()
-            if _tails(a)[1] == K_MAX:
-                found[a.tobytes()] = a
+    found = [a for a in _path_states(963, 40) if _tails(a)[1] == K_MAX]
     assert len(found) >= 3
-    for a in found.values():
+    for a in found:
         assert _check_class(a) == K_MAX
         _check_class_covers(a)
+
+
+def test_class_moves_cover_classes_on_hard_proof_paths():
+    """Classes of several joints on the paths of hard proofs (seeds 627 and 963): the moves
+    listed cover the class, and the paths meet moves that only members two switches or more
+    away list (a move a switch makes new is left out when another member one switch nearer
+    lists it; these are the ones no such member lists)."""
+    from solvers.yukon.plugs import legal_class_search
+    buf = np.empty(CLASS_MAX_MOVES, np.int32)
+    far = 0
+    for seed in (627, 963):
+        for a in _path_states(seed, 20):
+            if 2 <= _tails(a)[1] <= K_MAX:
+                _check_class_covers(a)
+                n = legal_class_search(solver_root(a), buf)
+                far += any(bin(int(c) >> MEMBER_SHIFT).count("1") >= 2 for c in buf[:n])
+    assert far >= 10
 
 
 @settings(max_examples=300)

@@ -10,7 +10,7 @@ made of the same segments and foundations (docs/yukon.md, "Classes under natural
 A class with ``k`` joints, ``1 <= k <= K_MAX``, is searched as one node: :func:`class_legal`
 lists the moves of every member (member ``j``: the position after switching the joints of the
 bits of ``j``, pile numbers unchanged), skipping the cuts inside the class and a member's
-moves that the member one switch nearer the searched position also has (their children are
+moves that a member one switch nearer the searched position also has (their children are
 class-mates), so that per member only the few moves its switch makes new are generated.  A
 move code carries its member in bits 24-30; :func:`class_apply` plays the switches first.
 Other positions (no joint, or more than ``K_MAX``) are searched as before, one by one, under
@@ -226,7 +226,8 @@ def class_legal(state, buf):
     node.  A forced move (rule 6, or rule 2 in any member) is listed alone.  Otherwise: the
     searched position's moves less the natural cuts, then for each other member ``j``, built
     from a member one switch nearer, only the moves that switch makes new -- onto or home from
-    the card the switched tail left, or from that card's pile onto the tail's top."""
+    the card the switched tail left, or from that card's pile onto the tail's top -- and no
+    other member one switch nearer lists."""
     m6 = king_room_move(state)
     if m6 >= 0:
         buf[0] = m6
@@ -274,7 +275,7 @@ def class_legal(state, buf):
             continue                                      # no such member
         exists[j] = 1
         before = out
-        out = _new_moves(member, c, sw, j, face_up, buf, out)
+        out = _new_moves(member, c, sw, j, face_up, buf, out, members, exists, b, k)
         if out < 0:
             buf[0] = buf[-1 - out]
             return np.int64(1)                            # rule 2 in member j
@@ -318,12 +319,49 @@ def _copy_piles(dst, src):
 
 
 @jit
-def _new_moves(member, c, sw, j, face_up, buf, out):
+def _listed_at(member, g, d, face_up):
+    """``legal`` (open rules) lists at ``member`` the move of the group based at card ``g``
+    onto the top card ``d`` (home when ``d`` is -1), or that move is a natural cut there (its
+    child is then in the class itself)."""
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        h = np.int64(member[HEIGHT + p])
+        dn = np.int64(member[DOWN + p])
+        for i in range(dn, h):
+            if member[base + i] != g:
+                continue
+            if d < 0:
+                return i == h - 1
+            for q in range(N_PILES):
+                hq = np.int64(member[HEIGHT + q])
+                if q != p and hq > 0 and member[TAB + q * CAP + hq - 1] == d:
+                    if i > dn and d == twin(np.int64(member[base + i - 1])) and (
+                            PARENTS[g] & bit(np.int64(member[base + i - 1])) != np.uint64(0)):
+                        return True
+                    return not idle_lateral_move(member, p + 1, h - i, face_up)
+            return False
+    return False
+
+
+@jit
+def _listed_nearer(members, exists, j, b, k, g, d, face_up):
+    """Some member ``j`` less one bit other than ``b`` lists the move (:func:`_listed_at`):
+    by Lemma 3 its child there and at ``j`` are class-mates, so ``j`` need not list it."""
+    for b2 in range(k):
+        if b2 != b and (j >> b2) & 1 and exists[j ^ (1 << b2)] != 0:
+            if _listed_at(members[j ^ (1 << b2)], g, d, face_up):
+                return True
+    return False
+
+
+@jit
+def _new_moves(member, c, sw, j, face_up, buf, out, members, exists, b, k):
     """Append to ``buf[out:]`` member ``j``'s listed moves that the member it was built from
-    lacks, the switch ``sw`` having just moved ``c``'s tail off the card ``x`` (now the top of
-    the switch's source pile) onto ``x``'s twin: ``x`` home, ``c``'s twin onto ``x``, a card of
-    ``x``'s pile onto the tail's top (no natural cut, no idle move).  The new count, or
-    ``-1 - i`` when move ``i`` (``x`` home) is a safe home move (rule 2)."""
+    (``j`` less bit ``b``) lacks, the switch ``sw`` having just moved ``c``'s tail off the card
+    ``x`` (now the top of the switch's source pile) onto ``x``'s twin: ``x`` home, ``c``'s twin
+    onto ``x``, a card of ``x``'s pile onto the tail's top (no natural cut, no idle move) --
+    less those another member one switch nearer lists.  The new count, or ``-1 - i`` when move
+    ``i`` (``x`` home) is a safe home move (rule 2)."""
     pa = ((sw >> 16) & 0xFF) - 1
     pb = (sw & 0xFF) - 1
     x = np.int64(member[TAB + pa * CAP + np.int64(member[HEIGHT + pa]) - 1])
@@ -337,7 +375,7 @@ def _new_moves(member, c, sw, j, face_up, buf, out):
             f = member[FOUND + kk]
             if f != EMPTY and f + 1 == x:
                 slot = 0 if kk == 0 else kk + 7
-        if slot >= 0:
+        if slot >= 0 and not _listed_nearer(members, exists, j, b, k, x, -1, face_up):
             buf[out] = np.int32(tag | (pa + 1) << 16 | 1 << 8 | slot)
             if safe_home(member, x):
                 return -1 - out
@@ -351,7 +389,8 @@ def _new_moves(member, c, sw, j, face_up, buf, out):
         h = np.int64(member[HEIGHT + p])
         for i in range(np.int64(member[DOWN + p]), h):
             if member[base + i] == c2:
-                if not idle_lateral_move(member, p + 1, h - i, face_up):
+                if not idle_lateral_move(member, p + 1, h - i, face_up) and not _listed_nearer(
+                        members, exists, j, b, k, c2, x, face_up):
                     buf[out] = np.int32(tag | (p + 1) << 16 | (h - i) << 8 | (pa + 1))
                     out += 1
     # a card of x's pile onto the tail's top
@@ -361,7 +400,9 @@ def _new_moves(member, c, sw, j, face_up, buf, out):
         z = np.int64(member[base_a + i])
         if PARENTS[z] & bit(t) != np.uint64(0):
             m = np.int32((pa + 1) << 16 | (ha - i) << 8 | (pb + 1))
-            if not _is_cut(member, m) and not idle_lateral_move(member, pa + 1, ha - i, face_up):
+            if not _is_cut(member, m) and not idle_lateral_move(
+                    member, pa + 1, ha - i, face_up) and not _listed_nearer(
+                    members, exists, j, b, k, z, t, face_up):
                 buf[out] = np.int32(tag | m)
                 out += 1
     return out
