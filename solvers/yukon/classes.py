@@ -258,8 +258,12 @@ def class_legal(state, buf):
         state[STASH] = 0
     _copy_piles(members[0], state)
     exists[0] = 1
+    comp = carray(stack_scratch(), 64)
+    _components(state, tails, k, comp)
     for j in range(1, 1 << k):
         exists[j] = 0
+        if j & ~comp[_lowest_bit(j)] != 0:
+            continue                  # joints of two components: nothing new (docs/yukon.md)
         member = members[j]
         c = np.int64(-1)
         sw = np.int64(-1)
@@ -283,6 +287,52 @@ def class_legal(state, buf):
             for i in range(before, out):
                 _stash_key(state, member, buf[i])
     return np.int64(out)
+
+
+@jit
+def _joint_piles(state, c):
+    """The bit mask of the pile of the tail based at ``c`` and the pile whose top is the
+    other parent of ``c`` (the same pile, or no other, when the switch is not allowed)."""
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for i in range(np.int64(state[DOWN + p]) + 1, np.int64(state[HEIGHT + p])):
+            if state[base + i] == c:
+                other = twin(np.int64(state[base + i - 1]))
+                mask = np.int64(1) << p
+                for q in range(N_PILES):
+                    hq = np.int64(state[HEIGHT + q])
+                    if hq > 0 and state[TAB + q * CAP + hq - 1] == other:
+                        mask |= np.int64(1) << q
+                return mask
+    return np.int64(0)
+
+
+@jit
+def _components(state, tails, k, comp):
+    """Into ``comp[b]``, for each of the ``k`` joints: the bit mask of the joints of its
+    component, the joints linked to it through shared piles (:func:`_joint_piles`).  The
+    switches of one component only move cards between its piles (docs/yukon.md)."""
+    piles = carray(stack_scratch(), 64)
+    for b in range(k):
+        piles[b] = _joint_piles(state, np.int64(tails[b]))
+        comp[b] = np.int64(1) << b
+    changed = True
+    while changed:
+        changed = False
+        for b in range(k):
+            for b2 in range(k):
+                if piles[b] & piles[b2] != 0 and (comp[b] | comp[b2]) != comp[b]:
+                    comp[b] |= comp[b2]
+                    piles[b] |= piles[b2]
+                    changed = True
+
+
+@jit
+def _lowest_bit(j):
+    b = 0
+    while (j >> b) & 1 == 0:
+        b += 1
+    return b
 
 
 @jit
