@@ -41,6 +41,20 @@ def twin(c):
     return (3 - c // 13) * 13 + c % 13
 
 
+# lowest set bit -> its index, by de Bruijn multiplication
+_DEBRUIJN = np.uint64(0x022FDD63CC95386D)
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((int(_DEBRUIJN) << _i) & (2 ** 64 - 1)) >> 58] = _i
+del _i
+
+
+@jit
+def bit_index(low):
+    """Index of the single set bit of mask ``low`` (a card, for a one-card mask)."""
+    return _DEBRUIJN_INDEX[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
+
+
 _SUIT = np.uint64(0x1FFF)
 
 

@@ -23,7 +23,8 @@ from rules._jit import jit
 from rules.cards import EMPTY, rank
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from ..table import fmix64, splitmix64
-from .cards import PARENTS, bit, home_height, stack_array, stack_scratch, twin, twin_mask
+from .cards import (PARENTS, bit, bit_index, home_height, stack_array, stack_scratch, twin,
+                    twin_mask)
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
@@ -84,9 +85,10 @@ def joints(state, tails):
 
 
 @jit
-def _switch_move(state, c):
-    """The move of the switch of the tail based at ``c`` onto its other parent's pile (a top),
-    or -1 when that top is in ``c``'s own pile."""
+def _joint_places(state, c):
+    """Where the tail based at ``c`` lies and where it would switch to: ``(p, k, q)``, its
+    pile, the cards from ``c`` up, and the pile whose top is ``c``'s other parent (-1 if
+    none); ``p`` is -1 when ``c`` lies on no face-up card."""
     for p in range(N_PILES):
         base = TAB + p * CAP
         h = np.int64(state[HEIGHT + p])
@@ -96,11 +98,19 @@ def _switch_move(state, c):
                 for q in range(N_PILES):
                     hq = np.int64(state[HEIGHT + q])
                     if hq > 0 and state[TAB + q * CAP + hq - 1] == other:
-                        if q == p:
-                            return np.int64(-1)
-                        return np.int64((p + 1) << 16 | (h - i) << 8 | (q + 1))
-                return np.int64(-1)
-    return np.int64(-1)
+                        return p, h - i, q
+                return p, h - i, -1
+    return -1, 0, -1
+
+
+@jit
+def _switch_move(state, c):
+    """The move of the switch of the tail based at ``c`` onto its other parent's pile (a top),
+    or -1 when that top is in ``c``'s own pile."""
+    p, k, q = _joint_places(state, c)
+    if p < 0 or q < 0 or q == p:
+        return np.int64(-1)
+    return np.int64((p + 1) << 16 | k << 8 | (q + 1))
 
 
 @jit
@@ -262,7 +272,7 @@ def class_legal(state, buf):
     _components(state, tails, k, comp)
     for j in range(1, 1 << k):
         exists[j] = 0
-        if j & ~comp[_lowest_bit(j)] != 0:
+        if j & ~comp[bit_index(np.uint64(j & -j))] != 0:
             continue                  # joints of two components: nothing new (docs/yukon.md)
         member = members[j]
         c = np.int64(-1)
@@ -290,31 +300,15 @@ def class_legal(state, buf):
 
 
 @jit
-def _joint_piles(state, c):
-    """The bit mask of the pile of the tail based at ``c`` and the pile whose top is the
-    other parent of ``c`` (the same pile, or no other, when the switch is not allowed)."""
-    for p in range(N_PILES):
-        base = TAB + p * CAP
-        for i in range(np.int64(state[DOWN + p]) + 1, np.int64(state[HEIGHT + p])):
-            if state[base + i] == c:
-                other = twin(np.int64(state[base + i - 1]))
-                mask = np.int64(1) << p
-                for q in range(N_PILES):
-                    hq = np.int64(state[HEIGHT + q])
-                    if hq > 0 and state[TAB + q * CAP + hq - 1] == other:
-                        mask |= np.int64(1) << q
-                return mask
-    return np.int64(0)
-
-
-@jit
 def _components(state, tails, k, comp):
     """Into ``comp[b]``, for each of the ``k`` joints: the bit mask of the joints of its
-    component, the joints linked to it through shared piles (:func:`_joint_piles`).  The
-    switches of one component only move cards between its piles (docs/yukon.md)."""
+    component, the joints linked to it through shared piles (a joint's piles: its tail's and
+    the one whose top is its other parent).  The switches of one component only move cards
+    between its piles (docs/yukon.md)."""
     piles = carray(stack_scratch(), 64)
     for b in range(k):
-        piles[b] = _joint_piles(state, np.int64(tails[b]))
+        p, _, q = _joint_places(state, np.int64(tails[b]))
+        piles[b] = (np.int64(1) << p) | (np.int64(1) << q if q >= 0 else 0)
         comp[b] = np.int64(1) << b
     changed = True
     while changed:
@@ -325,14 +319,6 @@ def _components(state, tails, k, comp):
                     comp[b] |= comp[b2]
                     piles[b] |= piles[b2]
                     changed = True
-
-
-@jit
-def _lowest_bit(j):
-    b = 0
-    while (j >> b) & 1 == 0:
-        b += 1
-    return b
 
 
 @jit
@@ -385,10 +371,9 @@ def _listed_at(member, g, d, face_up):
             for q in range(N_PILES):
                 hq = np.int64(member[HEIGHT + q])
                 if q != p and hq > 0 and member[TAB + q * CAP + hq - 1] == d:
-                    if i > dn and d == twin(np.int64(member[base + i - 1])) and (
-                            PARENTS[g] & bit(np.int64(member[base + i - 1])) != np.uint64(0)):
-                        return True
-                    return not idle_lateral_move(member, p + 1, h - i, face_up)
+                    m = np.int32((p + 1) << 16 | (h - i) << 8 | (q + 1))
+                    return _is_cut(member, m) or not idle_lateral_move(member, p + 1, h - i,
+                                                                       face_up)
             return False
     return False
 

@@ -10,25 +10,12 @@ from numba import carray
 
 from rules._jit import jit
 from rules.yukon import DOWN, HEIGHT, N_PILES, CAP, TAB
-from .cards import CHILDREN, PARENTS, bit, home_height, stack_scratch, twin, twin_mask
+from .cards import (CHILDREN, PARENTS, bit, bit_index, home_height, stack_scratch, twin,
+                    twin_mask)
 
 _RANKS = np.uint64(0x1FFF)
 _SUIT_MASKS = np.array([_RANKS << np.uint64(13 * s) for s in range(4)], np.uint64)
 _KINGS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
-# lowest set bit -> its index, by de Bruijn multiplication
-_DEBRUIJN = np.uint64(0x022FDD63CC95386D)
-_DEBRUIJN_INDEX = np.zeros(64, np.int64)
-for _i in range(64):
-    _DEBRUIJN_INDEX[((int(_DEBRUIJN) << _i) & (2 ** 64 - 1)) >> 58] = _i
-del _i
-
-
-@jit
-def _lowest_bit_index(low):
-    """Index of the single set bit of ``low``."""
-    return _DEBRUIJN_INDEX[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
-
-
 @jit
 def _with_open_parent(available):
     """Cards with a parent among ``available``: each colour's available ranks, shifted one rank
@@ -170,7 +157,7 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
             while free != np.uint64(0):
                 low = free & (~free + np.uint64(1))
                 free ^= low
-                locked &= ~bit(np.int64(under[_lowest_bit_index(low)]))
+                locked &= ~bit(np.int64(under[bit_index(low)]))
             free = stuck & exits & ~(down & locked)
         if stuck & watch == np.uint64(0):
             return np.uint64(0), locked
@@ -198,13 +185,13 @@ def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
     while todo != np.uint64(0):
         q_bit = todo & (~todo + np.uint64(1))
         todo ^= q_bit
-        children = CHILDREN[_lowest_bit_index(q_bit)]
+        children = CHILDREN[bit_index(q_bit)]
         if children == np.uint64(0) or children & face_up_blockers != children:
             continue
-        y = _lowest_bit_index(children & (~children + np.uint64(1)))
+        y = bit_index(children & (~children + np.uint64(1)))
         if PARENTS[y] & ~q_bit & (down | home_mask) == np.uint64(0):
             continue                            # the other parent is neither face down nor home
-        q = _lowest_bit_index(q_bit)
+        q = bit_index(q_bit)
         q_lower = (q_bit - np.uint64(1)) & _SUIT_MASKS[q // 13] & ~home_mask
         if q_lower & locked == np.uint64(0):
             continue                            # q's way home cannot be shut
