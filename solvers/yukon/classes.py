@@ -359,23 +359,29 @@ def _listed_at(member, g, d, face_up):
     """``legal`` (open rules) lists at ``member`` the move of the group based at card ``g``
     onto the top card ``d`` (home when ``d`` is -1), or that move is a natural cut there (its
     child is then in the class itself)."""
+    p, n = _face_up_place(member, g)
+    if p < 0:
+        return False
+    if d < 0:
+        return n == 1
+    for q in range(N_PILES):
+        hq = np.int64(member[HEIGHT + q])
+        if q != p and hq > 0 and member[TAB + q * CAP + hq - 1] == d:
+            m = np.int32((p + 1) << 16 | n << 8 | (q + 1))
+            return _is_cut(member, m) or not idle_lateral_move(member, p + 1, n, face_up)
+    return False
+
+
+@jit
+def _face_up_place(state, c):
+    """The pile of face-up card ``c`` and the number of cards from it up, or ``(-1, 0)``."""
     for p in range(N_PILES):
         base = TAB + p * CAP
-        h = np.int64(member[HEIGHT + p])
-        dn = np.int64(member[DOWN + p])
-        for i in range(dn, h):
-            if member[base + i] != g:
-                continue
-            if d < 0:
-                return i == h - 1
-            for q in range(N_PILES):
-                hq = np.int64(member[HEIGHT + q])
-                if q != p and hq > 0 and member[TAB + q * CAP + hq - 1] == d:
-                    m = np.int32((p + 1) << 16 | (h - i) << 8 | (q + 1))
-                    return _is_cut(member, m) or not idle_lateral_move(member, p + 1, h - i,
-                                                                       face_up)
-            return False
-    return False
+        h = np.int64(state[HEIGHT + p])
+        for i in range(np.int64(state[DOWN + p]), h):
+            if state[base + i] == c:
+                return p, h - i
+    return -1, np.int64(0)
 
 
 @jit
@@ -417,17 +423,12 @@ def _new_moves(member, c, sw, j, face_up, buf, out, members, exists, b, k):
             out += 1
     # c's twin onto x
     c2 = twin(c)
-    for p in range(N_PILES):
-        if p == pa or face_up & bit(c2) == np.uint64(0):
-            continue
-        base = TAB + p * CAP
-        h = np.int64(member[HEIGHT + p])
-        for i in range(np.int64(member[DOWN + p]), h):
-            if member[base + i] == c2:
-                if not idle_lateral_move(member, p + 1, h - i, face_up) and not _listed_nearer(
-                        members, exists, j, b, k, c2, x, face_up):
-                    buf[out] = np.int32(tag | (p + 1) << 16 | (h - i) << 8 | (pa + 1))
-                    out += 1
+    if face_up & bit(c2) != np.uint64(0):
+        p, n2 = _face_up_place(member, c2)
+        if p != pa and not idle_lateral_move(member, p + 1, n2, face_up) and not _listed_nearer(
+                members, exists, j, b, k, c2, x, face_up):
+            buf[out] = np.int32(tag | (p + 1) << 16 | n2 << 8 | (pa + 1))
+            out += 1
     # a card of x's pile onto the tail's top
     hb = np.int64(member[HEIGHT + pb])
     t = np.int64(member[TAB + pb * CAP + hb - 1])
