@@ -89,18 +89,23 @@ def _joint_places(state, c):
     """Where the tail based at ``c`` lies and where it would switch to: ``(p, k, q)``, its
     pile, the cards from ``c`` up, and the pile whose top is ``c``'s other parent (-1 if
     none); ``p`` is -1 when ``c`` lies on no face-up card."""
-    for p in range(N_PILES):
-        base = TAB + p * CAP
-        h = np.int64(state[HEIGHT + p])
-        for i in range(np.int64(state[DOWN + p]) + 1, h):
-            if state[base + i] == c:
-                other = twin(np.int64(state[base + i - 1]))
-                for q in range(N_PILES):
-                    hq = np.int64(state[HEIGHT + q])
-                    if hq > 0 and state[TAB + q * CAP + hq - 1] == other:
-                        return p, h - i, q
-                return p, h - i, -1
-    return -1, 0, -1
+    p, k = _face_up_place(state, c)
+    if p < 0:
+        return -1, np.int64(0), -1
+    i = np.int64(state[HEIGHT + p]) - k
+    if i == np.int64(state[DOWN + p]):
+        return -1, np.int64(0), -1                # the lowest face-up card of its pile
+    return p, k, _pile_topped_by(state, twin(np.int64(state[TAB + p * CAP + i - 1])))
+
+
+@jit
+def _pile_topped_by(state, c):
+    """The pile whose top card is ``c``, or -1."""
+    for q in range(N_PILES):
+        hq = np.int64(state[HEIGHT + q])
+        if hq > 0 and state[TAB + q * CAP + hq - 1] == c:
+            return q
+    return -1
 
 
 @jit
@@ -364,12 +369,11 @@ def _listed_at(member, g, d, face_up):
         return False
     if d < 0:
         return n == 1
-    for q in range(N_PILES):
-        hq = np.int64(member[HEIGHT + q])
-        if q != p and hq > 0 and member[TAB + q * CAP + hq - 1] == d:
-            m = np.int32((p + 1) << 16 | n << 8 | (q + 1))
-            return _is_cut(member, m) or not idle_lateral_move(member, p + 1, n, face_up)
-    return False
+    q = _pile_topped_by(member, d)
+    if q < 0 or q == p:
+        return False
+    m = np.int32((p + 1) << 16 | n << 8 | (q + 1))
+    return _is_cut(member, m) or not idle_lateral_move(member, p + 1, n, face_up)
 
 
 @jit
