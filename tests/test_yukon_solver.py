@@ -284,6 +284,15 @@ def test_root_dead_end_seed(seed):
     assert SOLVER.solve(seed).verdict == SOLVER.solve(seed, rules="open").verdict == "unsolvable"
 
 
+def test_root_dead_end_by_held_suit_rule():
+    """Seed 627 is refuted at the deal by the held-suit rule alone: 8S lies face down on 6D and
+    can only go onto 9D, so one of them stays out while JD, which can only go home, waits."""
+    a = GAME.deal(627).array
+    assert dead_end(a) and ref.dead_end_sweep(a)
+    assert not ref.dead_end_sweep(a, held_rule=False)
+    assert SOLVER.solve(627).verdict == SOLVER.solve(627, rules="open").verdict == "unsolvable"
+
+
 def test_safe_home_rule_ace_forced_two_not():
     """An Ace on top is the only move listed (open mode); a 2 whose opposite-colour Aces are not
     home is not forced, because the Ace-group may need to go onto it (Yukon groups need not be
@@ -930,11 +939,12 @@ def twin_planted_positions(draw):
 
 
 def _check_dead_end(a, nodes):
-    """dead_end equals its sweep form, and whenever the twin rule or the twin-pair rule is what
-    makes a position a dead end, the reference search (no pruning) finds no win."""
+    """dead_end equals its sweep form, and whenever the twin rule, the held-suit rule or the
+    twin-pair rule is what makes a position a dead end, the reference search (no pruning)
+    finds no win."""
     dead = bool(dead_end(a))
     assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
-    if dead and not (ref.dead_end_without_twin_rule(a) and ref.fixpoint_dead_end(a)):
+    if dead and not ref.plain_fixpoint_dead_end(a):
         assert _run("open", a, nodes, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
     return dead
 
@@ -993,6 +1003,22 @@ def test_twin_pair_rule_fires_only_on_unsolvable_positions():
             fired += 1
             assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
     assert fired > 30, fired
+
+
+@pytest.mark.slow
+def test_held_suit_rule_fires_only_on_unsolvable_positions():
+    """Whenever the held-suit rule is what makes a small random position a dead end, the
+    reference search (no pruning) finds no win (at most 30 cards out, so that it decides)."""
+    rng = np.random.default_rng(5)
+    fired = 0
+    for _ in range(80000):
+        a = _random_small_position(rng, 30, bool(rng.integers(2)))
+        dead = bool(dead_end(a))
+        assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if dead and not ref.dead_end_sweep(a, held_rule=False):
+            fired += 1
+            assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+    assert fired > 25, fired
 
 
 def test_dead_end_equals_reference_sweep():

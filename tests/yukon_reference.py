@@ -84,18 +84,29 @@ def fixpoint_dead_end(a):
 
 # ---- the dead-end test by sweeps -----------------------------------------------------------
 @jit
-def dead_end_sweep(state):
+def dead_end_sweep(state, held_rule=True):
     """Reference form of :func:`solvers.yukon.dead_end.dead_end`: the fixpoint by plain sweeps
-    (:func:`sweep_stuck`) and the twin-pair rule on built positions."""
-    stuck = sweep_stuck(state)
+    (:func:`sweep_stuck`) and the twin-pair rule on built positions (without ``held_rule``:
+    no card held, :func:`held_cards`)."""
+    stuck = sweep_stuck(state, held_rule)
     for p in range(N_PILES):
         if stuck[p] != np.uint64(0):
             return True
-    return twin_pair_sweep(state)
+    return twin_pair_sweep(state, held_rule)
 
 
 @jit
-def exit_open(x, home, locked, empty_ok, pinned):
+def plain_fixpoint_dead_end(state):
+    """The stuck-blocker fixpoint alone: no twin rule, no held suits, no twin-pair rule."""
+    stuck = sweep_stuck(state, False, False)
+    for p in range(N_PILES):
+        if stuck[p] != np.uint64(0):
+            return True
+    return False
+
+
+@jit
+def exit_open(x, home, locked, empty_ok, pinned, held):
     """Could card ``x`` leave the card it sits on, given ``locked`` cards can never be pile
     tops or home?  Exits: a parent not home and not locked; its foundation (:func:`home_exit_open`);
     for a King, an empty pile if ``empty_ok``.  A ``pinned`` card (twin rule) has no exit by a
@@ -104,26 +115,34 @@ def exit_open(x, home, locked, empty_ok, pinned):
     if r == 13 and empty_ok:
         return True
     if r < 13:
-        if is_red(x) == 1:
-            s1, s2 = 0, 3
-        else:
-            s1, s2 = 1, 2
         n_open = 0
-        if home[s1] < r + 1 and (locked & bit(s1 * 13 + r)) == np.uint64(0):
-            n_open += 1
-        if home[s2] < r + 1 and (locked & bit(s2 * 13 + r)) == np.uint64(0):
-            n_open += 1
+        for q in open_parents(x, home, locked):
+            n_open += q >= 0
         if n_open == 2 or (n_open == 1 and (
-                not pinned or home_exit_open(twin(x), home, locked))):
+                not pinned or home_exit_open(twin(x), home, locked, held))):
             return True
-    return home_exit_open(x, home, locked)
+    return home_exit_open(x, home, locked, held)
 
 
 @jit
-def home_exit_open(x, home, locked):
+def open_parents(x, home, locked):
+    """The two parents of non-King ``x``, each -1 if it is home or locked."""
+    r = rank(x)
+    s1, s2 = (0, 3) if is_red(x) == 1 else (1, 2)
+    p1, p2 = s1 * 13 + r, s2 * 13 + r
+    if home[s1] >= r + 1 or (locked & bit(p1)) != np.uint64(0):
+        p1 = -1
+    if home[s2] >= r + 1 or (locked & bit(p2)) != np.uint64(0):
+        p2 = -1
+    return p1, p2
+
+
+@jit
+def home_exit_open(x, home, locked, held):
     """Could ``x`` go home some day as far as ``locked`` cards allow: neither it (only a top
-    card goes home) nor a lower card of its suit still out is locked."""
-    if (locked & bit(x)) != np.uint64(0):
+    card goes home) nor a lower card of its suit still out is locked, and no blocker holds its
+    suit below it (``held``, :func:`held_cards`)."""
+    if (locked & bit(x)) != np.uint64(0) or (held & bit(x)) != np.uint64(0):
         return False
     s = x // 13
     lo = s * 13 + home[s]                       # the lower cards not home: lo .. x-1
@@ -134,9 +153,37 @@ def home_exit_open(x, home, locked):
 
 
 @jit
-def sweep_stuck(state):
+def held_cards(state, home, locked):
+    """The held-suit rule, card by card: a face-down non-King blocker ``y`` with no way home (as
+    far as ``locked`` allows) and at most one open parent lies, until the stuck set moves, on
+    the card under it or on that parent; if those are of one suit, the cards of that suit above
+    both are held (never go home)."""
+    held = np.uint64(0)
+    none = np.uint64(0)
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for i in range(1, np.int64(state[DOWN + p])):
+            y = np.int64(state[base + i])
+            if rank(y) == 13 or home_exit_open(y, home, locked, none):
+                continue
+            p1, p2 = open_parents(y, home, locked)
+            if p1 >= 0 and p2 >= 0:
+                continue
+            top = np.int64(state[base + i - 1])  # the highest of y's places, if one suit
+            for q in (p1, p2):
+                if q >= 0:
+                    top = max(top, q) if q // 13 == top // 13 else -1
+            if top >= 0:
+                for c in range(top + 1, top // 13 * 13 + 13):
+                    held |= bit(c)
+    return held
+
+
+@jit
+def sweep_stuck(state, held_rule=True, twin_rule=True):
     """The stuck-blocker fixpoint by repeated sweeps, one blocker at a time: bit ``i`` of entry
-    ``p`` is set when the card at index ``i`` of pile ``p`` stays stuck."""
+    ``p`` is set when the card at index ``i`` of pile ``p`` stays stuck.  Without
+    ``held_rule`` no card is held (:func:`held_cards`), without ``twin_rule`` none pinned."""
     home = np.empty(4, np.int64)
     for suit in range(4):
         home[suit] = home_height(state, suit)
@@ -152,6 +199,7 @@ def sweep_stuck(state):
     changed = True
     while changed:
         changed = False
+        held = held_cards(state, home, locked) if held_rule else np.uint64(0)
         empty_ok = False
         for p in range(N_PILES):
             h = np.int64(state[HEIGHT + p])
@@ -163,11 +211,11 @@ def sweep_stuck(state):
             if under_stuck and np.int64(state[DOWN + p]) > 0:
                 continue                            # face down for ever
             if rank(b) == 13:
-                if not under_stuck and exit_open(b, home, locked, False, False):
+                if not under_stuck and exit_open(b, home, locked, False, False, held):
                     empty_ok = True                 # the King goes home
                     break
                 continue
-            if exit_open(b, home, locked, False, False):
+            if exit_open(b, home, locked, False, False, held):
                 if under_stuck:                     # can leave only onto a parent, as a group
                     b_red = is_red(b)
                     r = rank(b)
@@ -194,9 +242,9 @@ def sweep_stuck(state):
                     continue                        # face down, under a stuck card
                 x = np.int64(state[base + i])
                 pinned = False
-                for j in range(i + 1, min(dn, h - 1) + 1):
+                for j in range(i + 1, min(dn, h - 1) + 1 if twin_rule else 0):
                     pinned = pinned or np.int64(state[base + j]) == twin(x)
-                if exit_open(x, home, locked, empty_ok, pinned):
+                if exit_open(x, home, locked, empty_ok, pinned, held):
                     stuck[p] &= ~(np.uint64(1) << np.uint64(i))
                     locked &= ~bit(np.int64(state[base + i - 1]))
                     changed = True
@@ -204,7 +252,7 @@ def sweep_stuck(state):
 
 
 @jit
-def twin_pair_sweep(state):
+def twin_pair_sweep(state, held_rule=True):
     """The twin-pair rule on built positions: for each pile top ``q`` whose children qualify,
     apply each child's move onto ``q`` and sweep the result."""
     for t in range(N_PILES):
@@ -238,7 +286,7 @@ def twin_pair_sweep(state):
             after = state[:STATE_SIZE].copy()
             k = np.int64(state[HEIGHT + p]) - i
             yk.apply(after, np.int32((p + 1) << 16 | k << 8 | (t + 1)))
-            left = sweep_stuck(after)
+            left = sweep_stuck(after, held_rule)
             q_home_shut = False                     # a lower card of q's suit under a stuck one
             for r in range(N_PILES):
                 for k in range(1, np.int64(after[HEIGHT + r])):

@@ -1,9 +1,10 @@
 """The dead-end test: a card that provably stays covered for ever, so no win is reachable.
 
 The argument for each part (the stuck-blocker fixpoint, the empty-pile condition for Kings, the
-twin rule, the twin-pair rule) is in docs/yukon.md, "Dead ends".  This module computes it on
-52-bit card masks (see :mod:`.cards`); ``tests/yukon_reference.py`` keeps a plain sweep over
-the piles that builds the positions, and the tests check that the two always agree.
+twin rule, the held-suit rule, the twin-pair rule) is in docs/yukon.md, "Dead ends".  This
+module computes it on 52-bit card masks (see :mod:`.cards`); ``tests/yukon_reference.py``
+keeps a plain sweep over the piles that builds the positions, and the tests check that the two
+always agree.
 """
 import numpy as np
 from numba import carray
@@ -134,22 +135,31 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
     Every free blocker of a round is released at once: the release conditions are monotone
     (fewer locked or stuck cards only open exits), so rounds reach the same greatest fixpoint
     as releasing one blocker at a time.  A face-down card is locked exactly when the card on it
-    is stuck, so ``down & locked`` are the face-down cards under a stuck card."""
+    is stuck, so ``down & locked`` are the face-down cards under a stuck card.  The held-suit
+    rule (:func:`_held_suits`) only shuts ways home, so a round computes it only when one of
+    its releases needs a way home, and only for the suits such a way home needs."""
+    blockers = stuck
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
         open_parent = _with_open_parent(available)
         home_open = _home_open(home_mask, locked)
         covered_down = down & locked               # face down under a stuck card: never moves
-        empty_ok = empty_pile or (bottoms & open_parent & ~covered_down) != np.uint64(0) or (
-            bottoms & home_open) != np.uint64(0)
-        if pinned != np.uint64(0):                 # the twin rule: both parents open, or the
-            exits = pinned & (_with_both_parents(available) | (   # twin can go home
-                open_parent & twin_mask(home_open))) | (open_parent & ~pinned) | home_open
-        else:
-            exits = open_parent | home_open
-        if empty_ok:
-            exits |= _KINGS
+        exits = _exits(available, open_parent, home_open, bottoms, pinned, empty_pile,
+                       covered_down)
         free = stuck & exits & ~covered_down
+        need = free & ~_exits(available, open_parent, np.uint64(0), bottoms, pinned, empty_pile,
+                              covered_down)
+        if need != np.uint64(0):
+            if need & _KINGS != np.uint64(0):
+                need |= bottoms                    # an empty pile may need a way home
+            suits = _suits_of(need | twin_mask(need & pinned))
+            held = _held_suits(blockers & down & ~home_open & ~_with_both_parents(available) &
+                               _with_open_parent(available & suits), available, under)
+            if held != np.uint64(0):
+                home_open &= ~held
+                exits = _exits(available, open_parent, home_open, bottoms, pinned, empty_pile,
+                               covered_down)
+                free = stuck & exits & ~covered_down
         if free == np.uint64(0):
             return stuck, locked
         while free != np.uint64(0):    # exits only grow, so this round's stay open: release
@@ -165,9 +175,57 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
 
 
 @jit
+def _exits(available, open_parent, home_open, bottoms, pinned, empty_pile, covered_down):
+    """Cards with an exit: an open parent (for a card the twin rule pins, both parents open or
+    one and a twin that can go home), ``home_open``, and for Kings an empty pile that exists or
+    can appear (a bottom card that can leave)."""
+    empty_ok = empty_pile or (bottoms & open_parent & ~covered_down) != np.uint64(0) or (
+        bottoms & home_open) != np.uint64(0)
+    if pinned != np.uint64(0):
+        exits = pinned & (_with_both_parents(available) | (
+            open_parent & twin_mask(home_open))) | (open_parent & ~pinned) | home_open
+    else:
+        exits = open_parent | home_open
+    if empty_ok:
+        exits |= _KINGS
+    return exits
+
+
+@jit
+def _suits_of(cards):
+    """The whole suits of the cards of mask ``cards``."""
+    out = np.uint64(0)
+    for s in range(4):
+        if cards & _SUIT_MASKS[s] != np.uint64(0):
+            out |= _SUIT_MASKS[s]
+    return out
+
+
+@jit
+def _held_suits(candidates, available, under):
+    """The held-suit rule: cards kept from going home by a blocker ``y`` among ``candidates``
+    (face down, no way home, one open parent ``p``).  Until the stuck set moves, ``y`` lies on
+    the card ``u`` under it or on ``p``, so when they are of one suit, the cards of that suit
+    above both never go home.  A blocker with no open parent (and no way home) never leaves
+    ``u``: it is stuck, and ``u`` locked blocks the same cards."""
+    out = np.uint64(0)
+    while candidates != np.uint64(0):
+        low = candidates & (~candidates + np.uint64(1))
+        candidates ^= low
+        y = bit_index(low)
+        u = np.int64(under[y])
+        p = bit_index(PARENTS[y] & available)
+        if p // 13 == u // 13:
+            out |= _SUIT_MASKS[u // 13] & ~((np.uint64(2) << np.uint64(max(u, p))) -
+                                            np.uint64(1))
+    return out
+
+
+@jit
 def _home_shut_for(c, home_mask, locked, q_bit):
     """Could a stuck set keep ``c`` from going home once it lies on ``q``: some card it needs
-    (itself: it must be a top; a lower card of its suit) has a card on it there?"""
+    (itself: it must be a top; a lower card of its suit) has a card on it there?  (A held suit
+    needs one too: the card under the blocker that holds it.)"""
     need = (bit(c) | (bit(c) - np.uint64(1))) & _SUIT_MASKS[c // 13] & ~home_mask
     return need & (locked | q_bit) != np.uint64(0)
 
