@@ -293,6 +293,16 @@ def test_root_dead_end_by_held_suit_rule():
     assert SOLVER.solve(627).verdict == SOLVER.solve(627, rules="open").verdict == "unsolvable"
 
 
+def test_root_dead_end_by_held_twins():
+    """Seed 205 is refuted at the deal by the twin form of the held-suit rule: TD (face down on
+    AC) and TH (on 4C) have one open parent between them, so AC or 4C stays covered, and 6C,
+    face down over its own parents, can only go home."""
+    a = GAME.deal(205).array
+    assert dead_end(a) and ref.dead_end_sweep(a)
+    assert not ref.dead_end_sweep(a, held_rule=False)
+    assert SOLVER.solve(205).verdict == SOLVER.solve(205, rules="open").verdict == "unsolvable"
+
+
 def test_safe_home_rule_ace_forced_two_not():
     """An Ace on top is the only move listed (open mode); a 2 whose opposite-colour Aces are not
     home is not forced, because the Ace-group may need to go onto it (Yukon groups need not be

@@ -154,28 +154,44 @@ def home_exit_open(x, home, locked, held):
 
 @jit
 def held_cards(state, home, locked):
-    """The held-suit rule, card by card: a face-down non-King blocker ``y`` with no way home (as
-    far as ``locked`` allows) and at most one open parent lies, until the stuck set moves, on
-    the card under it or on that parent; if those are of one suit, the cards of that suit above
-    both are held (never go home)."""
+    """The held-suit rule, card by card.  A non-King blocker with no way home (as far as
+    ``locked`` allows) and at most one open parent lies, until the stuck set moves, on the card
+    under it or on that parent: for a face-down one whose places are of one suit, the cards of
+    that suit above them are held (never go home).  Twins that both qualify, one of them face
+    down, share their open parent, so one of the two cards under them is always covered: if
+    those are of one suit, the cards of that suit above both are held."""
     held = np.uint64(0)
     none = np.uint64(0)
+    on = np.full(52, -1, np.int64)              # qualifying blocker -> the card under it
+    face_down = np.zeros(52, np.bool_)
     for p in range(N_PILES):
         base = TAB + p * CAP
-        for i in range(1, np.int64(state[DOWN + p])):
+        for i in range(1, np.int64(state[HEIGHT + p])):
             y = np.int64(state[base + i])
             if rank(y) == 13 or home_exit_open(y, home, locked, none):
                 continue
             p1, p2 = open_parents(y, home, locked)
             if p1 >= 0 and p2 >= 0:
                 continue
-            top = np.int64(state[base + i - 1])  # the highest of y's places, if one suit
+            u = np.int64(state[base + i - 1])
+            if p1 >= 0 or p2 >= 0:
+                on[y] = u
+            face_down[y] = i < np.int64(state[DOWN + p])
+            if not face_down[y]:
+                continue                            # the single rule: face-down blockers
+            top = u                                 # the highest of y's places, if one suit
             for q in (p1, p2):
                 if q >= 0:
                     top = max(top, q) if q // 13 == top // 13 else -1
             if top >= 0:
                 for c in range(top + 1, top // 13 * 13 + 13):
                     held |= bit(c)
+    for y in range(26):                             # clubs and diamonds: one of each twin pair
+        u, u2 = on[y], on[twin(y)]
+        if (u >= 0 and u2 >= 0 and u // 13 == u2 // 13
+                and (face_down[y] or face_down[twin(y)])):
+            for c in range(max(u, u2) + 1, u // 13 * 13 + 13):
+                held |= bit(c)
     return held
 
 
@@ -248,6 +264,8 @@ def sweep_stuck(state, held_rule=True, twin_rule=True):
                     stuck[p] &= ~(np.uint64(1) << np.uint64(i))
                     locked &= ~bit(np.int64(state[base + i - 1]))
                     changed = True
+                    if held_rule:           # a lock gone may let twins hold a suit instead
+                        held = held_cards(state, home, locked)
     return stuck
 
 

@@ -17,6 +17,7 @@ from .cards import (CHILDREN, PARENTS, bit, bit_index, home_height, stack_scratc
 _RANKS = np.uint64(0x1FFF)
 _SUIT_MASKS = np.array([_RANKS << np.uint64(13 * s) for s in range(4)], np.uint64)
 _KINGS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
+_LOW_TWINS = np.uint64((1 << 26) - 1)               # clubs and diamonds: one of each twin pair
 @jit
 def _with_open_parent(available):
     """Cards with a parent among ``available``: each colour's available ranks, shifted one rank
@@ -153,8 +154,14 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
             if need & _KINGS != np.uint64(0):
                 need |= bottoms                    # an empty pile may need a way home
             suits = _suits_of(need | twin_mask(need & pinned))
-            held = _held_suits(blockers & down & ~home_open & ~_with_both_parents(available) &
-                               _with_open_parent(available & suits), available, under)
+            one = blockers & ~home_open & ~_with_both_parents(available) & open_parent
+            held = np.uint64(0)
+            single = one & down & _with_open_parent(available & suits)
+            if single != np.uint64(0):
+                held = _held_suits(single, available, under)
+            pairs = one & twin_mask(one) & (down | twin_mask(down)) & _LOW_TWINS
+            if pairs != np.uint64(0):
+                held |= _held_by_twins(pairs, suits, under)
             if held != np.uint64(0):
                 home_open &= ~held
                 exits = _exits(available, open_parent, home_open, bottoms, pinned, empty_pile,
@@ -219,6 +226,25 @@ def _held_suits(candidates, available, under):
             out |= _SUIT_MASKS[u // 13] & ~((np.uint64(2) << np.uint64(max(u, p))) -
                                             np.uint64(1))
     return out
+
+
+@jit
+def _held_by_twins(pairs, suits, under):
+    """The held-suit rule for twins ``y`` (in ``pairs``) and ``y'``, blockers (one of them face
+    down) with no way home and one open parent each, the same ``p``: at most one of them lies on
+    ``p``, so ``u`` or ``u'`` (the cards under them) is always covered, and when these are of
+    one suit the cards of that suit above both never go home (only those in ``suits``)."""
+    out = np.uint64(0)
+    while pairs != np.uint64(0):
+        low = pairs & (~pairs + np.uint64(1))
+        pairs ^= low
+        y = bit_index(low)
+        u = np.int64(under[y])
+        u2 = np.int64(under[twin(y)])
+        if u // 13 == u2 // 13:
+            out |= _SUIT_MASKS[u // 13] & ~((np.uint64(2) << np.uint64(max(u, u2))) -
+                                            np.uint64(1))
+    return out & suits
 
 
 @jit
