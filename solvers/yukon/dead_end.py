@@ -148,13 +148,15 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
         exits = _exits(available, open_parent, home_open, bottoms, pinned, empty_pile,
                        covered_down)
         free = stuck & exits & ~covered_down
-        need = free & ~_exits(available, open_parent, np.uint64(0), bottoms, pinned, empty_pile,
-                              covered_down)
+        one = blockers & ~home_open & ~_with_both_parents(available) & open_parent
+        need = np.uint64(0)
+        if one & down != np.uint64(0):             # else no blocker holds a suit
+            need = free & ~_exits(available, open_parent, np.uint64(0), bottoms, pinned,
+                                  empty_pile, covered_down)
         if need != np.uint64(0):
             if need & _KINGS != np.uint64(0):
                 need |= bottoms                    # an empty pile may need a way home
             suits = _suits_of(need | twin_mask(need & pinned))
-            one = blockers & ~home_open & ~_with_both_parents(available) & open_parent
             held = np.uint64(0)
             single = one & down & _with_open_parent(available & suits)
             if single != np.uint64(0):
