@@ -997,21 +997,29 @@ def test_twin_rule_fires_only_on_unsolvable_positions():
     assert planted > 2000 and fired > 30, (planted, fired)
 
 
+def _fired_on_small_positions(seed, max_out, samples, without_rule):
+    """Random small positions: dead_end agrees with the sweep on each, and whenever the position
+    is a dead end only with a rule (``without_rule(a)`` is false), the reference search (no
+    pruning) finds no win.  Returns how often that happened."""
+    rng = np.random.default_rng(seed)
+    fired = 0
+    for _ in range(samples):
+        a = _random_small_position(rng, max_out, bool(rng.integers(2)))
+        dead = bool(dead_end(a))
+        assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
+        if dead and not without_rule(a):
+            fired += 1
+            assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+    return fired
+
+
 @pytest.mark.slow
 def test_twin_pair_rule_fires_only_on_unsolvable_positions():
     """Whenever the twin-pair rule alone makes a small random position a dead end, the
     reference search (no pruning) finds no win; the mask form agrees with the sweep, which
     builds the two positions.  (A first version without the check that q cannot go home
     first failed this kind of test: Jc could go home instead of taking Td.)"""
-    rng = np.random.default_rng(9)
-    fired = 0
-    for _ in range(40000):
-        a = _random_small_position(rng, 34, bool(rng.integers(2)))
-        dead = bool(dead_end(a))
-        assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
-        if dead and not ref.fixpoint_dead_end(a):
-            fired += 1
-            assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+    fired = _fired_on_small_positions(9, 34, 40000, ref.fixpoint_dead_end)
     assert fired > 30, fired
 
 
@@ -1019,15 +1027,8 @@ def test_twin_pair_rule_fires_only_on_unsolvable_positions():
 def test_held_suit_rule_fires_only_on_unsolvable_positions():
     """Whenever the held-suit rule is what makes a small random position a dead end, the
     reference search (no pruning) finds no win (at most 30 cards out, so that it decides)."""
-    rng = np.random.default_rng(5)
-    fired = 0
-    for _ in range(80000):
-        a = _random_small_position(rng, 30, bool(rng.integers(2)))
-        dead = bool(dead_end(a))
-        assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
-        if dead and not ref.dead_end_sweep(a, held_rule=False):
-            fired += 1
-            assert _run("open", a, 3_000_000, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+    fired = _fired_on_small_positions(5, 30, 80000,
+                                      lambda a: ref.dead_end_sweep(a, held_rule=False))
     assert fired > 25, fired
 
 

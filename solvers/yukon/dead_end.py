@@ -138,7 +138,8 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
     as releasing one blocker at a time.  A face-down card is locked exactly when the card on it
     is stuck, so ``down & locked`` are the face-down cards under a stuck card.  The held-suit
     rule (:func:`_held_suits`) only shuts ways home, so a round computes it only when one of
-    its releases needs a way home, and only for the suits such a way home needs."""
+    its releases needs a way home, only for the suits such a way home needs, and only when a
+    face-down blocker has one open parent and no way home (both of its forms need one)."""
     blockers = stuck
     while stuck != np.uint64(0):
         available = ~home_mask & ~locked
@@ -157,13 +158,9 @@ def stuck_set(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under
             if need & _KINGS != np.uint64(0):
                 need |= bottoms                    # an empty pile may need a way home
             suits = _suits_of(need | twin_mask(need & pinned))
-            held = np.uint64(0)
             single = one & down & _with_open_parent(available & suits)
-            if single != np.uint64(0):
-                held = _held_suits(single, available, under)
             pairs = one & twin_mask(one) & (down | twin_mask(down)) & _LOW_TWINS
-            if pairs != np.uint64(0):
-                held |= _held_by_twins(pairs, suits, under)
+            held = _held_suits(single, pairs, available, under) & suits
             if held != np.uint64(0):
                 home_open &= ~held
                 exits = _exits(available, open_parent, home_open, bottoms, pinned, empty_pile,
@@ -211,42 +208,37 @@ def _suits_of(cards):
 
 
 @jit
-def _held_suits(candidates, available, under):
-    """The held-suit rule: cards kept from going home by a blocker ``y`` among ``candidates``
-    (face down, no way home, one open parent ``p``).  Until the stuck set moves, ``y`` lies on
-    the card ``u`` under it or on ``p``, so when they are of one suit, the cards of that suit
-    above both never go home.  A blocker with no open parent (and no way home) never leaves
-    ``u``: it is stuck, and ``u`` locked blocks the same cards."""
+def _held_suits(single, pairs, available, under):
+    """The held-suit rule: cards kept from going home.  A blocker ``y`` with no way home and one
+    open parent ``p`` lies on the card ``u`` under it or on ``p`` until the stuck set moves:
+    for ``y`` in ``single`` (face down), when ``u`` and ``p`` are of one suit the cards of that
+    suit above both never go home.  Twins ``y`` (in ``pairs``) and ``y'`` of that kind (one of
+    them face down) share ``p`` and only one can lie on it, so ``u`` or ``u'`` is always covered:
+    when these are of one suit, the cards of that suit above both never go home.  (A blocker
+    with no open parent and no way home never leaves ``u``: it is stuck, and ``u`` locked
+    blocks the same cards.)"""
     out = np.uint64(0)
-    while candidates != np.uint64(0):
-        low = candidates & (~candidates + np.uint64(1))
-        candidates ^= low
+    todo = single | pairs
+    while todo != np.uint64(0):
+        low = todo & (~todo + np.uint64(1))
+        todo ^= low
         y = bit_index(low)
         u = np.int64(under[y])
-        p = bit_index(PARENTS[y] & available)
-        if p // 13 == u // 13:
-            out |= _SUIT_MASKS[u // 13] & ~((np.uint64(2) << np.uint64(max(u, p))) -
-                                            np.uint64(1))
+        if single & low != np.uint64(0):
+            p = bit_index(PARENTS[y] & available)
+            if p // 13 == u // 13:
+                out |= _suit_above(max(u, p))
+        if pairs & low != np.uint64(0):
+            u2 = np.int64(under[twin(y)])
+            if u2 // 13 == u // 13:
+                out |= _suit_above(max(u, u2))
     return out
 
 
 @jit
-def _held_by_twins(pairs, suits, under):
-    """The held-suit rule for twins ``y`` (in ``pairs``) and ``y'``, blockers (one of them face
-    down) with no way home and one open parent each, the same ``p``: at most one of them lies on
-    ``p``, so ``u`` or ``u'`` (the cards under them) is always covered, and when these are of
-    one suit the cards of that suit above both never go home (only those in ``suits``)."""
-    out = np.uint64(0)
-    while pairs != np.uint64(0):
-        low = pairs & (~pairs + np.uint64(1))
-        pairs ^= low
-        y = bit_index(low)
-        u = np.int64(under[y])
-        u2 = np.int64(under[twin(y)])
-        if u // 13 == u2 // 13:
-            out |= _SUIT_MASKS[u // 13] & ~((np.uint64(2) << np.uint64(max(u, u2))) -
-                                            np.uint64(1))
-    return out & suits
+def _suit_above(c):
+    """The cards of ``c``'s suit above ``c``."""
+    return _SUIT_MASKS[c // 13] & ~((np.uint64(2) << np.uint64(c)) - np.uint64(1))
 
 
 @jit
