@@ -233,12 +233,8 @@ def sweep_stuck(state, held_rule=True, twin_rule=True):
                 continue
             if exit_open(b, home, locked, False, False, held):
                 if under_stuck:                     # can leave only onto a parent, as a group
-                    b_red = is_red(b)
-                    r = rank(b)
-                    s1 = 0 if b_red == 1 else 1
-                    s2 = 3 if b_red == 1 else 2
-                    if ((home[s1] < r + 1 and (locked & bit(s1 * 13 + r)) == np.uint64(0)) or
-                            (home[s2] < r + 1 and (locked & bit(s2 * 13 + r)) == np.uint64(0))):
+                    p1, p2 = open_parents(b, home, locked)
+                    if p1 >= 0 or p2 >= 0:
                         empty_ok = True
                         break
                     continue
