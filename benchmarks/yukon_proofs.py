@@ -95,6 +95,8 @@ def main(argv=None):
         ap.error(f"--max-nodes must be at least 1, got {args.max_nodes}")
     if args.against and not os.path.isdir(os.path.join(args.against, "solvers")):
         ap.error(f"--against {args.against!r} is not a checkout of this project (no solvers/)")
+    if args.against and os.path.realpath(args.against) == os.path.realpath(HERE):
+        ap.error(f"--against {args.against!r} is this checkout itself")
     try:
         seeds = [int(s) for s in parse_seeds(args.seeds, "aisleriot")]
     except InvalidSeedError as e:
