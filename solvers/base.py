@@ -16,6 +16,7 @@ start, the referee replay) and running batches, in this process or on several co
 (``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.pool`'s worker processes, each
 running the subclass's own ``_solve_many``).
 """
+import contextlib
 import math
 import sys
 import threading
@@ -30,7 +31,7 @@ from rules.layout import Layout
 from rules.moves import DRAG, Move
 from .pool import check_jobs, run_in_workers
 from .result import SOLVED, VERDICT_CODE, replay_with_referee
-from .search import Limits
+from .search import Limits, reporting
 
 DEFAULT_MEMORY_MB = 4096
 ANNOUNCE_AFTER = 2.0      # seconds of warm-up before "compiling kernels" is printed
@@ -121,15 +122,20 @@ class Solver:
 
     # ---- public verbs ----------------------------------------------------------------------
     def solve(self, state, *, method=None, rules="aisleriot", max_nodes=None, timeout=None,
-              max_memory_mb=None):
+              max_memory_mb=None, progress=None):
         """Solve one position: a :class:`solvers.result.SolveResult`.  ``state`` is a State
         of this game, a seed (the game's default numbering), layout text or a state array.
-        A limit gives ``"unknown"``, never ``"unsolvable"``."""
+        A limit gives ``"unknown"``, never ``"unsolvable"``.  ``progress(nodes, seconds)``,
+        if given, is called as the search goes (:func:`solvers.search.reporting`)."""
         method, rules = self.check_method(method), self.check_rules(rules)
         limits = check_limits(max_nodes, timeout, max_memory_mb)
+        if progress is not None and not callable(progress):
+            raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
         start = self.start_state(state)
         compiled = self.ready()
-        result = self._finish(self._search(start, method, rules, limits), start, method, rules)
+        with reporting(progress) if progress is not None else contextlib.nullcontext():
+            found = self._search(start, method, rules, limits)
+        result = self._finish(found, start, method, rules)
         result.compile_seconds = compiled
         if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
             result.deal = int(state)

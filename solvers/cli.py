@@ -13,7 +13,9 @@ from rules.registry import get_referee
 from . import cli_pictures, cli_play, cli_player, cli_winrate, get_solver
 from .cli_common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
-                         one_line, parse_options, positive, read_solution, start_state)
+                         add_progress_args, one_line, parse_options, positive, read_solution,
+                         show_progress, start_state)
+from .progress import progress_bar
 
 DESCRIPTION = ("Exact rules of five GNOME Aisleriot patience games (Clock, Freecell, Yukon, "
                "Ten Across, Zebra): deal, play, solve, verify, and estimate win rates.")
@@ -63,8 +65,14 @@ def solution_json(game, state, args, result, moves):
 def cmd_solve(args):
     game, state = start_state(args)
     solver = get_solver(game)
-    result = solver.solve(state, method=args.method, rules=args.rules, max_nodes=args.max_nodes,
-                          timeout=args.timeout, max_memory_mb=args.max_memory_mb)
+    bar = progress_bar(show_progress(args), unit=" positions", unit_scale=True, desc=game.name,
+                       delay=1.0, leave=False)
+    try:
+        result = solver.solve(state, method=args.method, rules=args.rules, max_nodes=args.max_nodes,
+                              timeout=args.timeout, max_memory_mb=args.max_memory_mb,
+                              progress=lambda nodes, seconds: bar.update(nodes - bar.n))
+    finally:
+        bar.close()
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
@@ -143,6 +151,7 @@ def build_parser():
     p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
                    help="moves in standard notation (freecell; Aisleriot actions otherwise), "
                         "Aisleriot actions, or JSON")
+    add_progress_args(p, "a count of the positions searched")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("verify", help="replay a solution file with the independent referee",

@@ -74,6 +74,20 @@ def add_numbering_args(p):
                    help="game option, e.g. spots=off for ten-across (repeatable)")
 
 
+def add_progress_args(p, what="the progress bar"):
+    """``--progress`` / ``--no-progress``: ``args.progress`` is True, False or None (show it
+    when stderr is a terminal: see :func:`show_progress`)."""
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help=f"always show {what} (default: when stderr is a terminal)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="never show it")
+
+
+def show_progress(args):
+    """Whether to show progress: as asked, or when stderr is a terminal."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
 def add_position_args(p, seed_help="Aisleriot seed (Freecell: Microsoft deal number by default)"):
     """``SEED | --layout TEXT | --file FILE`` and the options that shape a deal."""
     p.add_argument("seed", nargs="?", default=None, help=seed_help)

@@ -15,7 +15,8 @@ import threading
 
 from rules.errors import InvalidOptionError
 
-from .cli_common import EXIT_FAILED, Formatter, one_line, parse_options, positive
+from .cli_common import (EXIT_FAILED, Formatter, add_progress_args, one_line, parse_options, positive,
+                         show_progress)
 
 DEFAULT_DB = "results.sqlite"
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
@@ -58,10 +59,7 @@ def register(subparsers):
     p.add_argument("--budget", type=positive(int, "a positive integer"), default=None,
                    help="pimc: solver nodes per sampled world (default: the player's)")
     p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="always show the progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="never show it")
+    add_progress_args(p)
     p.set_defaults(func=cmd_winrate)
 
     p = subparsers.add_parser("report", help="summarise a results store per game and settings",
@@ -88,7 +86,7 @@ def cmd_winrate(args):
     """Run :func:`solvers.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
     from .winrate import WorkerError, estimate_win_rate, format_table, summary_row
 
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = show_progress(args)
     db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main else None

@@ -29,6 +29,8 @@ table / stack / pool when they fill (up to the memory limit) and resumes.  Hitti
 gives ``unknown``; ``unsolvable`` is only returned when the kernel reports the reachable space
 exhausted.
 """
+import contextlib
+import contextvars
 import time
 
 import numpy as np
@@ -389,6 +391,34 @@ def rehash_keys(old_keys, new_keys):
             tt_insert(new_keys, h1, old_keys[2 * i + 1])
 
 
+class _Meter:
+    """Positions expanded by every run of one solve, passed on to its ``progress`` callback."""
+
+    def __init__(self, callback):
+        self.callback = callback
+        self.nodes = 0
+        self.t0 = time.perf_counter()
+
+    def add(self, nodes):
+        self.nodes += nodes
+        self.callback(self.nodes, time.perf_counter() - self.t0)
+
+
+_meter = contextvars.ContextVar("search_progress", default=None)
+
+
+@contextlib.contextmanager
+def reporting(callback):
+    """Within this block every search calls ``callback(nodes, seconds)`` after each chunk
+    of ``Run.CHUNK`` positions: the positions all its runs have expanded so far (a solver
+    may run several searches for one answer) and the seconds since the block began."""
+    token = _meter.set(_Meter(callback))
+    try:
+        yield
+    finally:
+        _meter.reset(token)
+
+
 class Limits:
     """Node, time and memory limits; ``None`` means no limit of that kind."""
 
@@ -484,6 +514,7 @@ class Run:
         return code and the limit that stopped it ("" if none)."""
         t0 = time.perf_counter()
         lim = self.limits
+        meter, counted = _meter.get(), int(self.ctl[C_NODES])
         if not self._fits(0):
             return PAUSED, "memory"               # even the starting arrays do not fit
         while True:
@@ -494,6 +525,9 @@ class Run:
                     return PAUSED, "nodes"
             code = self._call(root, budget)
             self.peak = max(self.peak, self.nbytes())
+            if meter is not None:
+                meter.add(int(self.ctl[C_NODES]) - counted)
+                counted = int(self.ctl[C_NODES])
             if code == FOUND or code == EXHAUSTED:
                 return code, ""
             if code == TABLE_FULL and not self._grow_table():

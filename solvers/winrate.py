@@ -22,7 +22,6 @@ The Dask path (``dask="tcp://host:8786"`` or ``"local"``) sends the same batches
 import gc
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -35,6 +34,7 @@ from . import get_solver
 from .dispatch import make_settings, solve_batch, verdict_texts, warmup
 from .pool import WorkerError  # noqa: F401  (raised by run_in_workers; cli_winrate catches it here)
 from .pool import check_local_jobs, default_jobs, run_in_workers
+from .progress import progress_bar
 from .seeds import parse_seeds
 from .stats import WinRate, win_rate, z_value
 from .store import (CORE_SETTINGS, SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore,
@@ -194,7 +194,8 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
         if retry_unknown:                      # unknowns to retry are counted when they come back
             counts["unknown"] = 0
         todo = len(seedset) - done.size
-        bar = _progress(progress, len(seedset), done.size, settings["game"])
+        bar = progress_bar(progress, total=len(seedset), initial=done.size, unit="deal",
+                           unit_scale=True, desc=settings["game"], smoothing=0.1)
         tracker = _Tracker(counts, bar, confidence)
         tracker.show()
         batches = seedset.batches(size, exclude=done)
@@ -250,29 +251,6 @@ class _Tracker:
             w = win_rate(self.won, self.lost, self.unknown, self.confidence)
             self.bar.set_postfix_str(f"win {w.text()}" + (f", {self.unknown} unknown" if self.unknown else ""),
                                      refresh=False)
-
-
-class _NoBar:
-    def update(self, n):
-        pass
-
-    def set_postfix_str(self, *args, **kwargs):
-        pass
-
-    def close(self):
-        pass
-
-
-def _progress(enabled, total, initial, game):
-    if not enabled:
-        return _NoBar()
-    try:
-        from tqdm import tqdm
-    except ImportError:                      # optional extra: no bar, same results
-        sys.stderr.write("aisle: install tqdm (pip install 'aisle-solvers[progress]') for a progress bar\n")
-        return _NoBar()
-    return tqdm(total=total, initial=initial, unit="deal", unit_scale=True, file=sys.stderr,
-                desc=game, dynamic_ncols=True, smoothing=0.1)
 
 
 # ---- local processes ------------------------------------------------------------------------------

@@ -106,6 +106,32 @@ def test_solve_exit_codes(capsys):
     assert run(capsys, "solve", "freecell", "1", "--max-nodes", "5")[0] == 4   # limit: unknown
 
 
+@pytest.mark.parametrize("flag, shown", [("--progress", True), ("--no-progress", False)])
+def test_solve_counts_positions_on_a_progress_bar(capsys, monkeypatch, flag, shown):
+    from solvers import cli
+    bars = []
+
+    class Bar:
+        n = 0
+
+        def __init__(self, enabled, **options):
+            self.enabled, self.options, self.closed = enabled, options, False
+            bars.append(self)
+
+        def update(self, n):
+            self.n += n
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(cli, "progress_bar", Bar)
+    code, out, err = run(capsys, "solve", "yukon", "7", "--rules", "open", flag, "--format", "json")
+    assert code == 0
+    (bar,) = bars
+    assert bar.enabled is shown and bar.closed
+    assert bar.n == json.loads(out)["nodes"] > 0
+
+
 def test_solve_from_board_file(capsys, tmp_path):
     board = tmp_path / "board.txt"
     code, out, _ = run(capsys, "deal", "freecell", "617", "--format", "fcs")

@@ -85,6 +85,7 @@ def test_solve_columns_agree_with_solve(solver):
     ({"timeout": "x"}, "'x'"),
     ({"timeout": float("nan")}, "nan"),
     ({"max_memory_mb": 0}, "0"),
+    ({"progress": 3}, "3"),
 ])
 def test_bad_arguments_raise_aisle_errors_quoting_the_value(solver, kwargs, fragment):
     with pytest.raises(InvalidOptionError) as info:
@@ -114,6 +115,19 @@ def test_a_node_limit_is_exact_and_never_a_proof(solver, max_nodes):
         for method in solver.METHODS:
             if solver.USES_LIMITS:          # Clock's forced play has no limit to honour
                 assert solver.solve(seed, method=method, max_nodes=max_nodes).nodes_expanded <= max_nodes
+
+
+def test_progress_counts_every_position_the_result_reports(solver):
+    calls = []
+    for seed in SEEDS[solver.GAME]:
+        calls.clear()
+        result = solver.solve(seed, progress=lambda nodes, seconds: calls.append((nodes, seconds)))
+        if not solver.USES_LIMITS:                    # Clock's forced play runs no search
+            assert calls == []
+            continue
+        assert calls, "no progress reported"
+        assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(calls, calls[1:]))
+        assert calls[-1][0] == result.nodes_expanded
 
 
 def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsys):

@@ -1,0 +1,30 @@
+"""Progress bars on stderr: tqdm (the optional extra ``progress``) when it is installed, and
+otherwise a stand-in that shows nothing, so no result ever depends on it."""
+import sys
+
+
+class NoBar:
+    """What a tqdm bar offers here, doing nothing."""
+    n = 0
+
+    def update(self, n):
+        pass
+
+    def set_postfix_str(self, *args, **kwargs):
+        pass
+
+    def close(self):
+        pass
+
+
+def progress_bar(enabled, **options):
+    """A tqdm bar on stderr with ``options`` if ``enabled``, else :class:`NoBar`.  Without
+    tqdm, one line on stderr says how to get it."""
+    if not enabled:
+        return NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        sys.stderr.write("aisle: install tqdm (pip install 'aisle-solvers[progress]') for a progress bar\n")
+        return NoBar()
+    return tqdm(file=sys.stderr, dynamic_ncols=True, **options)
