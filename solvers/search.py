@@ -25,7 +25,8 @@ Resumable runs and limits
 -------------------------
 All search state lives in arrays owned by the Python driver (:class:`DFS`, :class:`BestFirst`),
 so a kernel runs for at most a node budget and returns; the driver checks seconds, grows the
-table / stack / pool when they fill (up to the memory limit) and resumes.  Hitting any limit
+table / stack / pool when they fill (up to the memory limit), reports progress (inside
+:func:`reporting`) and resumes.  Hitting any limit
 gives ``unknown``; ``unsolvable`` is only returned when the kernel reports the reachable space
 exhausted.
 """
