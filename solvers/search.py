@@ -26,9 +26,8 @@ Resumable runs and limits
 All search state lives in arrays owned by the Python driver (:class:`DFS`, :class:`BestFirst`),
 so a kernel runs for at most a node budget and returns; the driver checks seconds, grows the
 table / stack / pool when they fill (up to the memory limit), reports progress (inside
-:func:`reporting`) and resumes.  Hitting any limit
-gives ``unknown``; ``unsolvable`` is only returned when the kernel reports the reachable space
-exhausted.
+:func:`reporting`) and resumes.  Hitting any limit gives ``unknown``; ``unsolvable`` is only
+returned when the kernel reports the reachable space exhausted.
 """
 import contextlib
 import contextvars
@@ -410,9 +409,10 @@ _meter = contextvars.ContextVar("search_progress", default=None)
 
 @contextlib.contextmanager
 def reporting(callback):
-    """Within this block every search calls ``callback(nodes, seconds)`` after each chunk
-    of ``Run.CHUNK`` positions: the positions all its runs have expanded so far (a solver
-    may run several searches for one answer) and the seconds since the block began."""
+    """Within this block every search calls ``callback(nodes, seconds)`` after each kernel
+    call (at most ``Run.CHUNK`` positions): the positions all its runs have expanded so far
+    (a solver may run several searches for one answer) and the seconds since the block
+    began."""
     token = _meter.set(_Meter(callback))
     try:
         yield
