@@ -964,7 +964,7 @@ def _check_dead_end(a, nodes):
 @settings(max_examples=300)
 @given(twin_planted_positions().filter(lambda a: a is not None))
 def test_twin_rule_is_sound_on_planted_twins(a):
-    _check_dead_end(a, 300_000)
+    _check_dead_end(a, 3_000_000)
 
 
 @settings(max_examples=300)
