@@ -950,27 +950,27 @@ def twin_planted_positions(draw):
     return a
 
 
-def _check_dead_end(a, nodes):
+def _check_dead_end(a):
     """dead_end equals its sweep form, and whenever the twin rule, the held-suit rule or the
     twin-pair rule is what makes a position a dead end, the reference search (no pruning)
     finds no win."""
     dead = bool(dead_end(a))
     assert dead == bool(ref.dead_end_sweep(a)), str(GAME.array_to_layout(a))
     if dead and not ref.plain_fixpoint_dead_end(a):
-        assert _run("open", a, nodes, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
+        assert _run("open", a, plain=True) == "unsolvable", str(GAME.array_to_layout(a))
     return dead
 
 
 @settings(max_examples=300)
 @given(twin_planted_positions().filter(lambda a: a is not None))
 def test_twin_rule_is_sound_on_planted_twins(a):
-    _check_dead_end(a, 3_000_000)
+    _check_dead_end(a)
 
 
 @settings(max_examples=300)
 @given(small_positions(max_out=34))
 def test_dead_end_rules_are_sound_on_small_positions(a):
-    _check_dead_end(a, 3_000_000)
+    _check_dead_end(a)
 
 
 @settings(max_examples=60)
