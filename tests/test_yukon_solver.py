@@ -660,6 +660,10 @@ def test_class_moves_cover_classes_on_hard_proof_paths():
 def test_class_search_agrees_with_reference_on_small_positions(a):
     """The open-mode search over classes gives the unpruned reference's verdict, and its
     solutions replay; the class key is the class."""
+    _check_class_search_agrees(a)
+
+
+def _check_class_search_agrees(a):
     _check_class(a)
     assert _check_class_search(a) == _run("open", a, plain=True)
 
