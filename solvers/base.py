@@ -16,7 +16,6 @@ start, the referee replay) and running batches, in this process or on several co
 (``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.pool`'s worker processes, each
 running the subclass's own ``_solve_many``).
 """
-import contextlib
 import math
 import sys
 import threading
@@ -133,7 +132,7 @@ class Solver:
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
         start = self.start_state(state)
         compiled = self.ready()
-        with reporting(progress) if progress is not None else contextlib.nullcontext():
+        with reporting(progress):
             found = self._search(start, method, rules, limits)
         result = self._finish(found, start, method, rules)
         result.compile_seconds = compiled

@@ -412,7 +412,10 @@ def reporting(callback):
     """Within this block every search calls ``callback(nodes, seconds)`` after each kernel
     call (at most ``Run.CHUNK`` positions): the positions all its runs have expanded so far
     (a solver may run several searches for one answer) and the seconds since the block
-    began."""
+    began.  ``callback`` None: nothing is reported."""
+    if callback is None:
+        yield
+        return
     token = _meter.set(_Meter(callback))
     try:
         yield
