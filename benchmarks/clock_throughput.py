@@ -11,7 +11,6 @@ time (the CPU figure is the fair one on a shared machine).
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 
@@ -22,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numba  # noqa: E402
 
 from rules import clock  # noqa: E402
+import machine  # noqa: E402  (benchmarks/machine.py)
 
 
 def measure(fn, seeds, repeat):
@@ -86,11 +86,11 @@ def main(argv=None):
               f"{r['deals_per_s_wall']:>14,.0f} {cpu}")
     print(f"win rate {summary['win_rate']:.5f} (theory {1 / 13:.5f}), mean score {summary['mean_score']:.2f}; "
           f"target >= 1,000,000 deals/s on one core: {'met' if summary['meets_target'] else 'NOT met'}")
+    print(machine.header())
 
     if args.json:
         out = {
-            "benchmark": "clock_throughput", "argv": sys.argv[1:], "python": platform.python_version(),
-            "numba": numba.__version__, "machine": platform.machine(), "cpu_count": os.cpu_count(),
+            "benchmark": "clock_throughput", "argv": sys.argv[1:], **machine.describe(),
             "lanes": clock.LANES, "rows": rows, "summary": summary,
         }
         with open(args.json, "w") as fh:

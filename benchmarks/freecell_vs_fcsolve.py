@@ -62,6 +62,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import machine  # noqa: E402  (benchmarks/machine.py)
+
 RANGE_SOLVER = "freecell-solver-range-parallel-solve"
 FC_SOLVE = "fc-solve"
 INSTALL = "apt-get install freecell-solver-bin"
@@ -322,7 +324,7 @@ def main(argv=None):
 
     start, end = args.deals
     deals = list(range(start, end + 1))
-    report = {"deals": f"{start}-{end}", "solvers": {}, "machine_cpus": os.cpu_count()}
+    report = {"deals": f"{start}-{end}", "solvers": {}, "machine": machine.describe()}
 
     t0 = time.perf_counter()
     from solvers.freecell import SOLVER
@@ -463,7 +465,7 @@ def print_table(report):
     for s in report["solvers"].values():
         rows.append([("-" if s.get(k) is None else f.format(s[k])) for _, k, f in cols])
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, (h, _, _) in enumerate(cols)]
-    print(f"MS deals {report['deals']}")
+    print(f"MS deals {report['deals']}; {machine.header()}")
     print("  ".join(h.rjust(w) for (h, _, _), w in zip(cols, widths)))
     for r in rows:
         print("  ".join(v.rjust(w) for v, w in zip(r, widths)))

@@ -17,7 +17,6 @@ import argparse
 import json
 import multiprocessing as mp
 import os
-import platform
 import statistics
 import sys
 import time
@@ -28,6 +27,7 @@ from rules import get_game  # noqa: E402
 from solvers.players import get_player, play_game  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
 from solvers.stats import win_rate, wilson_interval  # noqa: E402
+import machine  # noqa: E402  (benchmarks/machine.py)
 
 GAMES = ("yukon", "ten-across", "zebra")
 
@@ -153,11 +153,10 @@ def main(argv=None):
     rows.sort(key=lambda r: (r["game"], r["player"], r["seed"]))
     summary = summarise(rows, games, players)
     print(table(summary))
-    print(f"{len(rows)} games in {wall:.1f} s wall with {args.jobs} job(s)")
+    print(f"{len(rows)} games in {wall:.1f} s wall with {args.jobs} job(s); {machine.header()}")
     meta = {"seeds": args.seeds, "pimc_seeds": args.pimc_seeds or args.seeds,
             "pimc_params": get_player("pimc", **pimc_params).params, "jobs": args.jobs,
-            "wall_seconds": round(wall, 1), "python": platform.python_version(),
-            "machine": platform.machine(), "cpus": os.cpu_count()}
+            "wall_seconds": round(wall, 1), **machine.describe()}
     with open(args.json, "w") as fh:
         json.dump({"meta": meta, "summary": summary, "games": rows}, fh, indent=1)
     print(f"wrote {args.json}")

@@ -15,7 +15,6 @@ import json
 import math
 import multiprocessing as mp
 import os
-import platform
 import sys
 import time
 
@@ -25,6 +24,7 @@ from rules import GAME_NAMES, get_game  # noqa: E402
 from solvers import get_solver  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
 from solvers.stats import win_rate  # noqa: E402
+import machine  # noqa: E402  (benchmarks/machine.py)
 
 _CTX = {}
 
@@ -84,8 +84,8 @@ def print_table(meta, s, out=sys.stdout):
     pct = lambda x: "n/a" if x != x else f"{100 * x:.2f}%"  # noqa: E731
     print(f"{meta['game']} seeds {meta['seeds']} rules={meta['rules']} method={meta['method']} "
           f"timeout={meta['timeout']}s jobs={meta['jobs']} options={meta['options']}", file=out)
-    print(f"compile/cache-load per process: {meta['compile_seconds']:.2f} s; wall {meta['wall_seconds']:.1f} s",
-          file=out)
+    print(f"compile/cache-load per process: {meta['compile_seconds']:.2f} s; wall {meta['wall_seconds']:.1f} s; "
+          f"{meta['cpu']}, {meta['cpus']} cores", file=out)
     print(f"{'deals':>8} {'solved':>8} {'unsolv.':>8} {'unknown':>8} {'decided':>8}  win rate [95% Wilson, unknowns both ways]",
           file=out)
     print(f"{s['deals']:>8} {s['solved']:>8} {s['unsolvable']:>8} {s['unknown']:>8} {pct(s['decided_fraction']):>8}  "
@@ -136,7 +136,7 @@ def main(argv=None):
     summary = summarise(rows)
     meta = {**{k: v for k, v in ctx.items()}, "seeds": args.seeds, "jobs": args.jobs,
             "compile_seconds": max(r["compile"] for r in rows) if rows else 0.0, "wall_seconds": wall,
-            "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+            **machine.describe()}
     print_table(meta, summary)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

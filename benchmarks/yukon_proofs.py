@@ -14,7 +14,6 @@ seeds are proofs of 0.8-3.4M classes, none of them from the held-out range.
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,7 @@ sys.path.insert(0, HERE)
 
 from rules.errors import InvalidSeedError  # noqa: E402
 from solvers.seeds import parse_seeds  # noqa: E402
+import machine  # noqa: E402  (benchmarks/machine.py)
 
 DEFAULT_SEEDS = "473,2852,2207,1829"
 
@@ -117,7 +117,7 @@ def main(argv=None):
     compile_s = statistics.median(r["compile"] for rs in runs.values() for r in rs)
     print(f"yukon class search, open mode, {args.runs} runs each, medians of CPU time; "
           f"compile/cache-load per process {compile_s:.2f} s (median); "
-          f"wall {time.perf_counter() - t0:.0f} s")
+          f"wall {time.perf_counter() - t0:.0f} s; {machine.header()}")
     print(head)
     for s in seeds:
         a = table[s][HERE]
@@ -131,8 +131,7 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": {"seeds": seeds, "runs": args.runs, "max_nodes": args.max_nodes,
-                                "checkouts": checkouts, "python": platform.python_version(),
-                                "machine": platform.machine()},
+                                "checkouts": checkouts, **machine.describe()},
                        "results": {str(s): {c: table[s][c] for c in checkouts} for s in seeds}},
                       f, indent=1)
         print(f"wrote {args.json}")
