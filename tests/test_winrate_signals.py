@@ -69,6 +69,12 @@ def stored_count(db):
         return 0
 
 
+def _default_sigint():
+    """Ctrl-C as at a terminal: a shell's background job (``pytest ... &``) ignores SIGINT, and
+    its children inherit that, so the run under test would never see the signal it is sent."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Run:
     """``python -m solvers winrate ...`` in the background, with its own marker."""
 
@@ -80,7 +86,8 @@ class Run:
         cmd = [sys.executable, "-m", "solvers", "winrate", *game_args, "--seeds", seeds,
                "--jobs", str(JOBS), "--db", str(self.db), "--no-progress"]
         self.proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, start_new_session=new_session)
+                                     stderr=subprocess.PIPE, start_new_session=new_session,
+                                     preexec_fn=_default_sigint)
 
     def wait_for_first_batch(self):
         stored = wait_until(lambda: self.proc.poll() is not None or stored_count(self.db), 120, 0.01)
