@@ -36,7 +36,8 @@ def describe():
             "python": platform.python_version(), "numba": numba.__version__}
 
 
-def header():
-    """One line for a benchmark's printed table."""
-    d = describe()
+def header(d=None):
+    """One line for a benchmark's printed table, from :func:`describe` (or its ``d``, e.g. the
+    copy a benchmark keeps in its results)."""
+    d = describe() if d is None else d
     return f"{d['cpu']}, {d['cpus']} cores; Python {d['python']}, Numba {d['numba']}"

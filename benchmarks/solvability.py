@@ -85,7 +85,7 @@ def print_table(meta, s, out=sys.stdout):
     print(f"{meta['game']} seeds {meta['seeds']} rules={meta['rules']} method={meta['method']} "
           f"timeout={meta['timeout']}s jobs={meta['jobs']} options={meta['options']}", file=out)
     print(f"compile/cache-load per process: {meta['compile_seconds']:.2f} s; wall {meta['wall_seconds']:.1f} s; "
-          f"{meta['cpu']}, {meta['cpus']} cores", file=out)
+          f"{machine.header(meta)}", file=out)
     print(f"{'deals':>8} {'solved':>8} {'unsolv.':>8} {'unknown':>8} {'decided':>8}  win rate [95% Wilson, unknowns both ways]",
           file=out)
     print(f"{s['deals']:>8} {s['solved']:>8} {s['unsolvable']:>8} {s['unknown']:>8} {pct(s['decided_fraction']):>8}  "
