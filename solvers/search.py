@@ -437,6 +437,8 @@ class Run:
     table and stacks; :class:`DFS`, :class:`BestFirst` and Freecell's fused search extend it."""
 
     CHUNK = 1 << 15
+    FIRST_CHUNK = 1 << 10       # under a time limit: the first call, and the least one; later
+                                # calls are sized by the last call's rate to end by the limit
 
     SLOT_BYTES = 24             # two key words and a value per table slot
 
@@ -521,12 +523,13 @@ class Run:
         meter, counted = _meter.get(), int(self.ctl[C_NODES])
         if not self._fits(0):
             return PAUSED, "memory"               # even the starting arrays do not fit
+        budget = self.FIRST_CHUNK if lim.timeout is not None else self.CHUNK
         while True:
-            budget = self.CHUNK
             if lim.max_nodes is not None:
                 budget = min(budget, lim.max_nodes - int(self.ctl[C_NODES]))
                 if budget <= 0:
                     return PAUSED, "nodes"
+            before, t_call = int(self.ctl[C_NODES]), time.perf_counter()
             code = self._call(root, budget)
             self.peak = max(self.peak, self.nbytes())
             if meter is not None:
@@ -538,8 +541,14 @@ class Run:
                 return code, "memory"
             if code == STACK_FULL and not self._grow_stack():
                 return code, "memory"
-            if lim.timeout is not None and time.perf_counter() - t0 > lim.timeout:
-                return code, "seconds"
+            budget = self.CHUNK
+            if lim.timeout is not None:
+                now = time.perf_counter()
+                left = lim.timeout - (now - t0)
+                if left <= 0:
+                    return code, "seconds"
+                rate = (int(self.ctl[C_NODES]) - before) / max(now - t_call, 1e-6)
+                budget = int(min(self.CHUNK, max(self.FIRST_CHUNK, rate * left)))
 
     def _result(self, code, limit, seconds):
         if code == FOUND:

@@ -308,3 +308,22 @@ def test_keys_only_table_grows_while_old_and_new_fit_the_limit():
         assert runner.nbytes() <= limit
 
 
+
+
+def test_time_limit_stops_within_one_small_call_of_it(monkeypatch):
+    """Under a time limit the driver sizes each kernel call by the last call's rate, so a
+    search stops at most one least call (``FIRST_CHUNK`` positions) after its limit instead
+    of up to a whole ``CHUNK`` later.  A fake clock reads 100,000 positions a second."""
+    import types
+
+    import solvers.search as core
+    from rules.registry import get_game
+    from solvers.yukon.solver import solver_root
+
+    per_node = 1e-5
+    runner = DFS(PLUGS["open_class"], Limits(timeout=1.0), keys_only=True, store_dead_ends=False)
+    monkeypatch.setattr(core, "time", types.SimpleNamespace(
+        perf_counter=lambda: int(runner.ctl[core.C_NODES]) * per_node))
+    r = runner.run(solver_root(get_game("yukon").deal(244).array))   # open for many seconds
+    assert r.verdict == "unknown" and r.limit == "seconds"
+    assert 1.0 <= r.nodes_expanded * per_node <= 1.0 + DFS.FIRST_CHUNK * per_node

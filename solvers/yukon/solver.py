@@ -168,11 +168,12 @@ def search(start, method, rules, limits):
             probed.seconds = time.perf_counter() - t0
             return probed
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
-        complete.limits = _limits(None if nodes is None else first.nodes_expanded + nodes, secs,
-                                  limits)
         complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,
                              STATES_PER_SECOND * secs if secs is not None else np.inf))
+        secs = _remaining(limits, t0, 0)[1]                 # the growth's time counts too
+        complete.limits = _limits(None if nodes is None else first.nodes_expanded + nodes, secs,
+                                  limits)
         first = _run_complete(complete, root, start)   # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0
