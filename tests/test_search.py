@@ -7,15 +7,19 @@ search must find by exhausting the space, and a count (``states_stored``) we can
 """
 import itertools
 import math
+import types
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import solvers.search as core
 from rules._jit import jit
+from rules.registry import get_game
 from solvers.search import DEAD_END, DFS, GamePlug, Limits, search
-from solvers.yukon.plugs import PLUGS
 from solvers.table import MAX_LOAD, heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
+from solvers.yukon.plugs import PLUGS
+from solvers.yukon.solver import solver_root
 
 N = 6
 MAX_MOVES = N - 2  # one rotation per start position i = 0..N-3
@@ -308,18 +312,10 @@ def test_keys_only_table_grows_while_old_and_new_fit_the_limit():
         assert runner.nbytes() <= limit
 
 
-
-
 def test_time_limit_stops_within_one_small_call_of_it(monkeypatch):
     """Under a time limit the driver sizes each kernel call by the last call's rate, so a
-    search stops at most one least call (``FIRST_CHUNK`` positions) after its limit instead
-    of up to a whole ``CHUNK`` later.  A fake clock reads 100,000 positions a second."""
-    import types
-
-    import solvers.search as core
-    from rules.registry import get_game
-    from solvers.yukon.solver import solver_root
-
+    search stops at most one call of ``FIRST_CHUNK`` positions after its limit instead of up
+    to a whole ``CHUNK`` later.  A fake clock reads 100,000 positions a second."""
     per_node = 1e-5
     runner = DFS(PLUGS["open_class"], Limits(timeout=1.0), keys_only=True, store_dead_ends=False)
     monkeypatch.setattr(core, "time", types.SimpleNamespace(
