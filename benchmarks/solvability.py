@@ -1,7 +1,8 @@
 """Solvability benchmark: run a game's solver over a range of Aisleriot seeds.
 
     python benchmarks/solvability.py --game yukon --seeds 1-1000 --timeout 10 \
-        [--rules aisleriot|open] [--jobs N] [--json PATH] [--option spots=off] [--method dfs]
+        [--rules aisleriot|open] [--jobs N] [--threads N] [--json PATH] [--option spots=off]
+        [--method dfs]
 
 Every solution is replayed by the game's referee (outside the timed solve; a bad one stops
 the run).  Reports solved / proven unsolvable / unknown, the win rate with a 95% Wilson
@@ -46,7 +47,7 @@ def _solve_one(seed):
     state = c["gameobj"].deal(seed, "aisleriot", **c["options"])
     t0 = time.perf_counter()
     r = c["solver"].solve(state, method=c["method"], rules=c["rules"], timeout=c["timeout"],
-                          max_nodes=c["max_nodes"])
+                          max_nodes=c["max_nodes"], threads=c["threads"])
     wall = time.perf_counter() - t0
     if r.verdict == "solved":
         r.verify()              # the referee replays the solution (raises if a move is illegal)
@@ -83,7 +84,8 @@ def summarise(rows):
 def print_table(meta, s, out=sys.stdout):
     pct = lambda x: "n/a" if x != x else f"{100 * x:.2f}%"  # noqa: E731
     print(f"{meta['game']} seeds {meta['seeds']} rules={meta['rules']} method={meta['method']} "
-          f"timeout={meta['timeout']}s jobs={meta['jobs']} options={meta['options']}", file=out)
+          f"timeout={meta['timeout']}s jobs={meta['jobs']} threads={meta.get('threads', 1)} "
+          f"options={meta['options']}", file=out)
     print(f"compile/cache-load per process: {meta['compile_seconds']:.2f} s; wall {meta['wall_seconds']:.1f} s; "
           f"{machine.header(meta)}", file=out)
     print(f"{'deals':>8} {'solved':>8} {'unsolv.':>8} {'unknown':>8} {'decided':>8}  win rate [95% Wilson, unknowns both ways]",
@@ -109,6 +111,8 @@ def main(argv=None):
     ap.add_argument("--rules", default="aisleriot", help="rule mode (the solver's RULE_MODES)")
     ap.add_argument("--method", default=None, help="search method (default: the solver's)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads per deal (Solver.solve's threads; with --jobs 1)")
     ap.add_argument("--json", default=None, help="write the summary and every deal here")
     ap.add_argument("--option", action="append", default=[], help="game option NAME=VALUE")
     args = ap.parse_args(argv)
@@ -118,7 +122,7 @@ def main(argv=None):
     seeds = [int(s) for s in parse_seeds(args.seeds, "aisleriot")]
     ctx = {"game": game.name, "options": options, "timeout": args.timeout,
            "method": args.method or get_solver(game).default_method,
-           "max_nodes": args.max_nodes, "rules": args.rules}
+           "max_nodes": args.max_nodes, "rules": args.rules, "threads": args.threads}
     t0 = time.perf_counter()
     rows = []
     if args.jobs <= 1:

@@ -36,17 +36,26 @@ DEFAULT_MEMORY_MB = 4096
 ANNOUNCE_AFTER = 2.0      # seconds of warm-up before "compiling kernels" is printed
 CHUNKS_PER_WORKER = 8     # solve_many(jobs=N) splits items into about 8 chunks per worker ...
 MAX_CHUNK = 1024          # ... of at most this many items, so every core stays busy to the end
+MAX_THREADS = 256         # threads one search may use (a bound against typos, not a tuning)
 
 
-def check_limits(max_nodes=None, timeout=None, max_memory_mb=None):
+def check_limits(max_nodes=None, timeout=None, max_memory_mb=None, threads=1):
     """Validated :class:`solvers.search.Limits`; ``None`` means no limit (memory: 4096 MiB)."""
     if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-            raise InvalidOptionError(f"max_nodes {max_nodes!r} must be a positive whole number")
-        max_nodes = int(max_nodes)
+        max_nodes = _positive_whole("max_nodes", max_nodes)
     timeout = _positive_number("timeout", timeout)
     max_memory_mb = _positive_number("max_memory_mb", max_memory_mb)
-    return Limits(max_nodes, timeout, DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb)
+    threads = _positive_whole("threads", threads)
+    if threads > MAX_THREADS:
+        raise InvalidOptionError(f"threads {threads!r} is more than {MAX_THREADS}")
+    return Limits(max_nodes, timeout, DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb,
+                  threads)
+
+
+def _positive_whole(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidOptionError(f"{name} {value!r} must be a positive whole number")
+    return int(value)
 
 
 def _positive_number(name, value):
@@ -121,13 +130,16 @@ class Solver:
 
     # ---- public verbs ----------------------------------------------------------------------
     def solve(self, state, *, method=None, rules="aisleriot", max_nodes=None, timeout=None,
-              max_memory_mb=None, progress=None):
+              max_memory_mb=None, progress=None, threads=1):
         """Solve one position: a :class:`solvers.result.SolveResult`.  ``state`` is a State
         of this game, a seed (the game's default numbering), layout text or a state array.
         A limit gives ``"unknown"``, never ``"unsolvable"``.  ``progress(nodes, seconds)``,
-        if given, is called as the search goes (:func:`solvers.search.reporting`)."""
+        if given, is called as the search goes (:func:`solvers.search.reporting`).
+        ``threads`` > 1 lets a long search use that many cores (Yukon's complete search,
+        :mod:`solvers.split_dfs`; the other games' searches run on one); verdicts are the same,
+        node counts and solutions vary between runs."""
         method, rules = self.check_method(method), self.check_rules(rules)
-        limits = check_limits(max_nodes, timeout, max_memory_mb)
+        limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
         start = self.start_state(state)

@@ -70,6 +70,7 @@ def cmd_solve(args):
     try:
         result = solver.solve(state, method=args.method, rules=args.rules, max_nodes=args.max_nodes,
                               timeout=args.timeout, max_memory_mb=args.max_memory_mb,
+                              threads=args.threads,
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
@@ -148,6 +149,9 @@ def build_parser():
     p.add_argument("--timeout", type=positive(float), default=None, help="seconds (unknown when hit)")
     p.add_argument("--max-memory-mb", type=positive(float), default=None,
                    help="memory for the search in MiB (unknown when hit; default 4096)")
+    p.add_argument("--threads", type=positive(int, "a positive whole number"), default=1,
+                   help="cores a long search may use (yukon's complete search; the other games "
+                        "search on one); the verdict is the same, the nodes and solution vary")
     p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
                    help="moves in standard notation (freecell; Aisleriot actions otherwise), "
                         "Aisleriot actions, or JSON")

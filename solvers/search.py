@@ -424,12 +424,14 @@ def reporting(callback):
 
 
 class Limits:
-    """Node, time and memory limits; ``None`` means no limit of that kind."""
+    """Node, time and memory limits; ``None`` means no limit of that kind.  ``threads``: how
+    many threads a solver's long search may use (:mod:`solvers.split_dfs`)."""
 
-    def __init__(self, max_nodes=None, timeout=None, max_memory_mb=None):
+    def __init__(self, max_nodes=None, timeout=None, max_memory_mb=None, threads=1):
         self.max_nodes = max_nodes
         self.timeout = timeout
         self.max_bytes = None if max_memory_mb is None else int(max_memory_mb * 2**20)
+        self.threads = threads
 
 
 class Run:

@@ -16,6 +16,7 @@ from rules.yukon import ONGOING, STATE_SIZE
 from ..base import DEFAULT_MEMORY_MB, Solver
 from ..result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError
 from ..search import BestFirst, DFS, Limits
+from ..split_dfs import SplitDFS
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
 from .plugs import PLUGS
@@ -71,8 +72,8 @@ def never_lost(start, codes):
 
 
 def _limits(max_nodes, timeout, like):
-    """Limits of ``max_nodes`` and ``timeout`` with the memory limit of ``like``."""
-    out = Limits(max_nodes, timeout)
+    """Limits of ``max_nodes`` and ``timeout`` with the memory limit and threads of ``like``."""
+    out = Limits(max_nodes, timeout, threads=like.threads)
     out.max_bytes = like.max_bytes
     return out
 
@@ -98,9 +99,10 @@ def engine_moves(start, codes):
     return moves
 
 
-def _run_complete(complete, root, start):
-    """Run (or resume) the complete open-mode search; its moves as engine moves."""
-    r = complete.run(root)
+def _run_complete(complete, root, start, threads=1):
+    """Run (or resume) the complete open-mode search, on ``threads`` threads if more than one
+    (it must have been paused then); its moves as engine moves."""
+    r = complete.run(root) if threads == 1 else SplitDFS(complete, threads).run()
     r.moves = engine_moves(start, r.moves)
     return r
 
@@ -174,7 +176,7 @@ def search(start, method, rules, limits):
         secs = _remaining(limits, t0, 0)[1]                 # the growth's time counts too
         complete.limits = _limits(None if nodes is None else first.nodes_expanded + nodes, secs,
                                   limits)
-        first = _run_complete(complete, root, start)   # resumes
+        first = _run_complete(complete, root, start, limits.threads)   # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0
     if rules == "open" or first.verdict == UNSOLVABLE or (
