@@ -28,7 +28,36 @@ import numpy as np
 
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .search import (C_NODES, C_SP, C_STORED, DFS, EXHAUSTED, FOUND, MAX_LOAD, STACK_FULL,
-                     TABLE_FULL, Run, _meter, rehash_keys)
+                     TABLE_FULL, Limits, Run, _meter, rehash_keys)
+
+
+LEAD_NODES = 20000     # run_dfs: nodes on one thread first (most searches end within them)
+
+
+def run_dfs(run, root, threads, lead=LEAD_NODES):
+    """Run :class:`DFS` ``run`` from ``root`` within its limits: on one thread for its first
+    ``lead`` nodes, then, if it has not ended, on ``threads`` threads (:class:`SplitDFS`).
+    Starting the threads costs a few milliseconds, which short searches need not pay."""
+    if threads == 1:
+        return run.run(root)
+    t0 = time.perf_counter()
+    limits = run.limits
+    short = Limits(lead if limits.max_nodes is None else min(lead, limits.max_nodes),
+                   limits.timeout, threads=threads)
+    short.max_bytes = limits.max_bytes
+    run.limits = short
+    first = run.run(root)
+    run.limits = limits
+    if first.verdict != UNKNOWN or first.limit != "nodes" or short.max_nodes == limits.max_nodes:
+        return first
+    if limits.timeout is not None:
+        rest = Limits(limits.max_nodes, max(0.0, limits.timeout - (time.perf_counter() - t0)),
+                      threads=threads)
+        rest.max_bytes = limits.max_bytes
+        run.limits = rest
+    result = SplitDFS(run, threads).run()
+    result.seconds = time.perf_counter() - t0
+    return result
 
 
 class _Item:
@@ -102,8 +131,15 @@ class SplitDFS:
                        for w in self.workers]
             for t in threads:
                 t.start()
-            for t in threads:
-                t.join()
+            try:
+                for t in threads:
+                    t.join()
+            except BaseException:          # Ctrl-C: the threads stop after their chunk
+                with self.cv:
+                    self._decide(EXHAUSTED, "interrupted")
+                for t in threads:
+                    t.join()
+                raise
             if errors:
                 raise errors[0]
         code, limit, moves = self.outcome

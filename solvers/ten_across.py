@@ -15,6 +15,7 @@ from rules.cards import EMPTY
 from .base import Solver, check_limits
 from .result import SOLVED, UNKNOWN
 from .search import BestFirst, DFS, GamePlug, Limits
+from .split_dfs import run_dfs
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
@@ -439,7 +440,7 @@ def _probe_then_dfs(root, limits):
         return first
     rest_nodes = None if max_nodes is None else max_nodes - first.nodes_expanded
     rest_time = None if limits.timeout is None else max(0.0, limits.timeout - first.seconds)
-    second = DFS(PLUG, Limits(rest_nodes, rest_time, memory)).run(root)
+    second = run_dfs(DFS(PLUG, Limits(rest_nodes, rest_time, memory)), root, limits.threads)
     second.nodes_expanded += first.nodes_expanded
     second.seconds += first.seconds
     second.peak_memory_bytes = max(first.peak_memory_bytes, second.peak_memory_bytes)

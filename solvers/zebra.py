@@ -18,6 +18,7 @@ from rules.registry import get_game
 from .base import Solver, check_limits
 from .result import SOLVED
 from .search import BestFirst, DFS, GamePlug
+from .split_dfs import run_dfs
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
@@ -288,8 +289,10 @@ class ZebraSolver(Solver):
     def _search(self, start, method, rules, limits):
         kind, weights = METHODS[method]
         plug = PLUGS[rules]
-        runner = DFS(plug, limits) if kind == "dfs" else BestFirst(plug, limits, weights)
-        result = runner.run(start.array)
+        if kind == "dfs":
+            result = run_dfs(DFS(plug, limits), start.array, limits.threads)
+        else:
+            result = BestFirst(plug, limits, weights).run(start.array)
         if result.verdict == SOLVED:
             end = start.array.copy()
             for c in result.moves:

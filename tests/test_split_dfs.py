@@ -3,16 +3,17 @@ as one thread, solutions that replay, limits kept, on the core's toy puzzle and 
 import numpy as np
 import pytest
 
-from rules import yukon as yk
 from rules.errors import InvalidOptionError
 from solvers import get_solver
 from solvers.cli import main as cli_main
 from solvers.search import DFS, Limits
-from solvers.split_dfs import SplitDFS
+from solvers import zebra
+from solvers.split_dfs import SplitDFS, run_dfs
 from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import engine_moves, solver_root
+from solvers.yukon.solver import solver_root
 
 from test_search import EVEN, N, ODD, plug, replay, toy_apply, toy_heuristic_marking
+from test_yukon_solver import assert_class_line_wins
 
 REACHABLE = 360          # rows reachable from any start of the toy: the even permutations of 6
 
@@ -86,12 +87,7 @@ def test_yukon_class_search_on_threads(seed):
               table_capacity=1 << 10, keys_only=True, store_dead_ends=False)
     assert r.verdict == YUKON_SEEDS[seed]
     if r.verdict == "solved":
-        b = np.array(start[:yk.STATE_SIZE], dtype=np.int16)
-        buf = np.empty(yk.MAX_MOVES, np.int32)
-        for m in engine_moves(start, r.moves):
-            assert m in buf[:yk.legal_moves(b, buf, 0)]
-            yk.apply(b, m)
-        assert yk.won(b)
+        assert_class_line_wins(start, r.moves)
 
 
 @pytest.mark.parametrize("rules", ["open", "aisleriot"])
@@ -116,3 +112,31 @@ def test_cli_refuses_bad_threads(capsys):
         cli_main(["solve", "yukon", "1", "--threads", "0"])
     assert e.value.code == 2
     assert "0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [14, 29, 75, 90])
+def test_ten_across_on_two_threads_agrees_and_verifies(seed):
+    """Ten Across's second depth-first search (plain table, dead ends stored) on threads."""
+    solver = get_solver("ten-across")
+    one, two = solver.solve(seed), solver.solve(seed, threads=2)
+    assert two.verdict == one.verdict != "unknown"
+    if two.verdict == "solved":
+        assert solver.verify(two)
+
+
+def test_zebra_depth_first_on_threads_from_an_early_split():
+    """run_dfs with a lead of 50 positions on Zebra's plug: the verdicts of one thread."""
+    solver = get_solver("zebra")
+    solver.ready()
+    for seed in range(1, 9):
+        root = solver.game.deal(seed).array
+        one = DFS(zebra.PLUGS["aisleriot"], Limits(None, None, 4096)).run(root)
+        three = run_dfs(DFS(zebra.PLUGS["aisleriot"], Limits(None, None, 4096)), root, 3, lead=50)
+        assert three.verdict == one.verdict != "unknown"
+        if three.verdict == "solved":                 # the moves are legal and reach the goal
+            a = root.copy()
+            buf = np.empty(zebra.MAX_MOVES, np.int32)
+            for code in three.moves:
+                assert code in buf[:zebra.legal_aisleriot(a, buf)]
+                zebra.apply(a, np.int32(code))
+            assert zebra.won_aisleriot(a)

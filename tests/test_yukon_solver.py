@@ -584,13 +584,19 @@ def _check_class_search(a, nodes=300_000):
     r = DFS(PLUGS["open_class"], Limits(nodes, None, 1000)).run(solver_root(a))
     assert r.verdict != "unknown"
     if r.verdict == "solved":
-        b = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
-        buf = np.empty(yk.MAX_MOVES, np.int32)
-        for m in engine_moves(a, r.moves):
-            assert m in buf[:yk.legal_moves(b, buf, 0)]
-            yk.apply(b, m)
-        assert yk.won(b)
+        assert_class_line_wins(a, r.moves)
     return r.verdict
+
+
+def assert_class_line_wins(a, codes):
+    """The class search's move ``codes`` from rules state array ``a``, played as engine moves
+    (each one legal in the rules), end in a win."""
+    b = np.array(a[:yk.STATE_SIZE], dtype=np.int16)
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    for m in engine_moves(a, codes):
+        assert m in buf[:yk.legal_moves(b, buf, 0)]
+        yk.apply(b, m)
+    assert yk.won(b)
 
 
 @settings(max_examples=100)

@@ -16,7 +16,7 @@ from rules.yukon import ONGOING, STATE_SIZE
 from ..base import DEFAULT_MEMORY_MB, Solver
 from ..result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError
 from ..search import BestFirst, DFS, Limits
-from ..split_dfs import SplitDFS
+from ..split_dfs import SplitDFS, run_dfs
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
 from .plugs import PLUGS
@@ -189,7 +189,8 @@ def search(start, method, rules, limits):
         first.verdict, first.moves = UNKNOWN, []
         first.limit = first.limit or ("nodes" if nodes == 0 else "seconds")
         return first
-    second = _runner(method, "aisleriot", _limits(nodes, secs, limits)).run(root)
+    second = run_dfs(_runner(method, "aisleriot", _limits(nodes, secs, limits)), root,
+                     limits.threads)
     second.nodes_expanded += first.nodes_expanded
     second.states_stored += first.states_stored
     second.seconds = time.perf_counter() - t0
