@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
-from .search import (C_NODES, C_SP, C_STORED, DFS, EXHAUSTED, FOUND, MAX_LOAD, STACK_FULL,
+from .search import (C_INIT, C_NODES, C_SP, C_STORED, DFS, EXHAUSTED, FOUND, MAX_LOAD, STACK_FULL,
                      TABLE_FULL, Limits, Run, _meter, rehash_keys)
 
 
@@ -68,14 +68,15 @@ class _Item:
 
 
 class SplitDFS:
-    """Continue paused :class:`DFS` ``base`` (a keys-only or plain table) on ``threads``
-    threads within its limits; :meth:`run` gives a SolveResult whose moves (codes) and
-    counts cover ``base``'s search too.  ``base`` is used up: its table and pending children
-    move here."""
+    """Continue :class:`DFS` ``base`` (paused by a limit; a keys-only or plain table) on
+    ``threads`` threads within its limits; :meth:`run` gives a SolveResult whose moves (codes)
+    and counts cover ``base``'s search too.  ``base`` is used up: its table and pending
+    children move here."""
 
     def __init__(self, base, threads, chunk=Run.CHUNK):
-        if not isinstance(base, DFS):
-            raise TypeError(f"SplitDFS continues a solvers.search.DFS, not {base!r:.80}")
+        if not isinstance(base, DFS) or base.ctl[C_INIT] == 0:
+            raise ValueError(f"SplitDFS continues a solvers.search.DFS that has run and paused, "
+                             f"not {base!r:.80}")
         self.base, self.threads, self.chunk = base, int(threads), int(chunk)
         self.plug, self.limits = base.plug, base.limits
         self.keys = base.keys

@@ -140,3 +140,18 @@ def test_zebra_depth_first_on_threads_from_an_early_split():
                 assert code in buf[:zebra.legal_aisleriot(a, buf)]
                 zebra.apply(a, np.int32(code))
             assert zebra.won_aisleriot(a)
+
+
+def test_only_a_paused_search_is_continued():
+    with pytest.raises(ValueError, match="paused"):
+        SplitDFS(DFS(plug(), Limits(None, None, 4096)), 2)
+
+
+def test_more_threads_than_work_and_one_position_chunks():
+    """Four threads taking turns a position at a time: items, donations and table growths
+    interleave as much as they can, and the verdicts stay those of one thread."""
+    for start in ODD[::61] + EVEN[::61]:
+        r = split(plug(), np.array(start, np.int16), 4, lead=1, chunk=1, table_capacity=8)
+        assert r.verdict == ("solved" if list(start) in map(list, EVEN) else "unsolvable")
+        if r.verdict == "solved":
+            assert replay(start, r.moves)
