@@ -135,9 +135,9 @@ class Solver:
         of this game, a seed (the game's default numbering), layout text or a state array.
         A limit gives ``"unknown"``, never ``"unsolvable"``.  ``progress(nodes, seconds)``,
         if given, is called as the search goes (:func:`solvers.search.reporting`).
-        ``threads`` > 1 lets a long search use that many cores (Yukon's complete search,
-        :mod:`solvers.split_dfs`; the other games' searches run on one); verdicts are the same,
-        node counts and solutions vary between runs."""
+        ``threads`` > 1 lets a long depth-first search use that many cores
+        (:mod:`solvers.split_dfs`: Yukon, Ten Across and Zebra; Freecell and Clock search on
+        one); verdicts are the same, node counts and solutions vary between runs."""
         method, rules = self.check_method(method), self.check_rules(rules)
         limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):

@@ -150,8 +150,9 @@ def build_parser():
     p.add_argument("--max-memory-mb", type=positive(float), default=None,
                    help="memory for the search in MiB (unknown when hit; default 4096)")
     p.add_argument("--threads", type=positive(int, "a positive whole number"), default=1,
-                   help="cores a long search may use (yukon's complete search; the other games "
-                        "search on one); the verdict is the same, the nodes and solution vary")
+                   help="cores a long depth-first search may use (yukon, ten-across, zebra; "
+                        "freecell and clock search on one); the verdict is the same, the nodes "
+                        "and solution vary")
     p.add_argument("--format", choices=("notation", "aisleriot", "json"), default="notation",
                    help="moves in standard notation (freecell; Aisleriot actions otherwise), "
                         "Aisleriot actions, or JSON")
