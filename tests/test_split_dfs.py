@@ -5,7 +5,9 @@ import pytest
 
 from rules.errors import InvalidOptionError
 from solvers import get_solver
+from rules.moves import Move
 from solvers.cli import main as cli_main
+from solvers.result import SolveResult, replay_with_referee
 from solvers.search import DFS, Limits
 from solvers import zebra
 from solvers.split_dfs import SplitDFS, run_dfs
@@ -155,3 +157,25 @@ def test_more_threads_than_work_and_one_position_chunks():
         assert r.verdict == ("solved" if list(start) in map(list, EVEN) else "unsolvable")
         if r.verdict == "solved":
             assert replay(start, r.moves)
+
+
+@pytest.mark.parametrize("seed", [12, 73, 210])
+def test_yukon_aisleriot_mode_search_on_threads(seed):
+    """Aisleriot mode's own search (position by position, LOST positions end the game)
+    through run_dfs from an early split: the verdict of one thread, a solution Aisleriot lets
+    you play (the referee replays it)."""
+    solver = get_solver("yukon")
+    solver.ready()
+    root = solver_root(solver.game.deal(seed, "aisleriot").array)
+
+    def dfs():
+        return DFS(PLUGS["aisleriot"], Limits(None, None, 4096), keys_only=True,
+                   store_dead_ends=False)
+
+    one = dfs().run(root)
+    two = run_dfs(dfs(), root, 2, lead=100)
+    assert two.verdict == one.verdict != "unknown"
+    if two.verdict == "solved":
+        line = SolveResult("solved", [Move.from_code(c) for c in two.moves], rules="aisleriot",
+                           start=solver.game.deal(seed, "aisleriot"))
+        assert replay_with_referee(line)
