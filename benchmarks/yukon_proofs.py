@@ -39,7 +39,6 @@ from solvers import get_solver
 from solvers.search import DFS, Limits
 from solvers.yukon.plugs import PLUGS
 from solvers.yukon.solver import solver_root
-from solvers.split_dfs import run_dfs
 t = time.perf_counter()
 solver = get_solver("yukon")
 solver.ready()
@@ -50,7 +49,11 @@ root = solver_root(solver.game.deal(seed, "aisleriot").array)
 dfs = DFS(PLUGS["open_class"], Limits(None if max_nodes == "none" else int(max_nodes), None,
                                       memory_mb), keys_only=True, store_dead_ends=False)
 c0, w0 = time.process_time(), time.perf_counter()
-r = run_dfs(dfs, root, threads)
+if threads > 1:                  # (a checkout compared --against may not have split_dfs)
+    from solvers.split_dfs import run_dfs
+    r = run_dfs(dfs, root, threads)
+else:
+    r = dfs.run(root)
 print(json.dumps({"seed": seed, "verdict": r.verdict, "limit": r.limit,
                   "classes": int(r.nodes_expanded), "stored": int(r.states_stored),
                   "cpu": time.process_time() - c0, "wall": time.perf_counter() - w0,

@@ -214,10 +214,10 @@ class SplitDFS:
                     self.cv.notify_all()
                 call = 1 if first else budget          # the item's root alone first (below)
                 if self.limits.max_nodes is not None:
-                    call = min(call, self.limits.max_nodes - self.nodes - self.reserved_nodes)
-                    if call <= 0:
-                        self._decide(EXHAUSTED, "nodes")
+                    left = self._nodes_left()
+                    if left is None:
                         return
+                    call = min(call, left)
                 share = self._reserve_slots(w)
                 if share is None:
                     return
@@ -235,6 +235,7 @@ class SplitDFS:
             with self.cv:
                 self.reserved_nodes -= call
                 self.reserved_slots -= share
+                self.cv.notify_all()                   # a thread may wait for what is left
                 self.nodes += done
                 self.stored += entered
                 self.peak = max(self.peak, self._memory())
@@ -261,6 +262,21 @@ class SplitDFS:
                 budget = int(min(self.chunk, max(Run.FIRST_CHUNK, rate * (deadline - now))))
             else:
                 budget = self.chunk
+
+    def _nodes_left(self):
+        """Nodes the node limit leaves for this thread's next call, waiting while other threads
+        hold all of them in calls that may not use them up; None if the search ended (the
+        limit reached: unknown).  Lock held."""
+        while True:
+            if self._take_part_in_growth():
+                return None
+            left = self.limits.max_nodes - self.nodes - self.reserved_nodes
+            if left > 0:
+                return left
+            if self.reserved_nodes == 0:
+                self._decide(EXHAUSTED, "nodes")
+                return None
+            self.cv.wait()
 
     def _take_part_in_growth(self):
         """Between chunks: wait out a growth; True if the search has ended.  Lock held."""
