@@ -250,8 +250,8 @@ class SplitDFS:
                 if code == STACK_FULL and not w._grow_stack():
                     self._decide(EXHAUSTED, "memory")
                     return
-                # TABLE_FULL: this call's share is used up; the next reservation grows the
-                # table if the free slots are
+                # TABLE_FULL: this call's share is used up; the next reservation takes a new
+                # one, growing the table when too few slots are free
             if deadline is not None:
                 now = time.perf_counter()
                 if now >= deadline:
