@@ -1,15 +1,15 @@
 """Depth-first search continued on several threads (solvers/split_dfs.py): the same verdicts
-as one thread, solutions that replay, limits kept, on the core's toy puzzle and on Yukon."""
+as one thread, solutions that replay, limits kept, on the core's toy puzzle and on Yukon, Ten
+Across and Zebra."""
 import numpy as np
 import pytest
 
 from rules.errors import InvalidOptionError
-from solvers import get_solver
 from rules.moves import Move
+from solvers import get_solver, zebra
 from solvers.cli import main as cli_main
 from solvers.result import SolveResult, replay_with_referee
 from solvers.search import DFS, Limits
-from solvers import zebra
 from solvers.split_dfs import SplitDFS, run_dfs
 from solvers.yukon.plugs import PLUGS
 from solvers.yukon.solver import solver_root
