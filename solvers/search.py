@@ -433,6 +433,28 @@ class Limits:
         self.max_bytes = None if max_memory_mb is None else int(max_memory_mb * 2**20)
         self.threads = threads
 
+    def replace(self, max_nodes, timeout):
+        """These limits with ``max_nodes`` and ``timeout`` instead (memory and threads kept):
+        what a solver gives one of its several searches."""
+        out = Limits(max_nodes, timeout, threads=self.threads)
+        out.max_bytes = self.max_bytes
+        return out
+
+
+def verdict_for(code, limit):
+    """A kernel's last return code and the limit that stopped it as a verdict."""
+    if code == FOUND:
+        return SOLVED
+    return UNSOLVABLE if code == EXHAUSTED and not limit else UNKNOWN
+
+
+def rate_budget(done, call_seconds, left, most):
+    """The next kernel call's budget under a time limit: what the last call's rate (``done``
+    positions in ``call_seconds``) expands in the ``left`` seconds, within ``Run.FIRST_CHUNK``
+    and ``most``, so that the call ends by the limit."""
+    rate = done / max(call_seconds, 1e-6)
+    return int(min(most, max(Run.FIRST_CHUNK, rate * left)))
+
 
 class Run:
     """A resumable search driver: calls its kernel in chunks, checks the limits, grows the
@@ -549,16 +571,12 @@ class Run:
                 left = lim.timeout - (now - t0)
                 if left <= 0:
                     return code, "seconds"
-                rate = (int(self.ctl[C_NODES]) - before) / max(now - t_call, 1e-6)
-                budget = int(min(self.CHUNK, max(self.FIRST_CHUNK, rate * left)))
+                budget = rate_budget(int(self.ctl[C_NODES]) - before, now - t_call, left,
+                                     self.CHUNK)
 
     def _result(self, code, limit, seconds):
-        if code == FOUND:
-            verdict, moves = SOLVED, self._path()
-        elif code == EXHAUSTED and not limit:
-            verdict, moves = UNSOLVABLE, []
-        else:
-            verdict, moves = UNKNOWN, []
+        verdict = verdict_for(code, limit)
+        moves = self._path() if verdict == SOLVED else []
         return SolveResult(verdict, moves, int(self.ctl[C_NODES]), int(self.ctl[C_STORED]),
                            seconds, self.peak, limit=limit)
 

@@ -26,9 +26,9 @@ import time
 
 import numpy as np
 
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
+from .result import SOLVED, UNKNOWN, SolveResult
 from .search import (C_INIT, C_NODES, C_SP, C_STORED, DFS, EXHAUSTED, FOUND, MAX_LOAD, STACK_FULL,
-                     TABLE_FULL, Limits, Run, _meter, rehash_keys)
+                     TABLE_FULL, Run, _meter, rate_budget, rehash_keys, verdict_for)
 
 
 LEAD_NODES = 20000     # run_dfs: nodes on one thread first (most searches end within them)
@@ -42,19 +42,15 @@ def run_dfs(run, root, threads, lead=LEAD_NODES):
         return run.run(root)
     t0 = time.perf_counter()
     limits = run.limits
-    short = Limits(lead if limits.max_nodes is None else min(lead, limits.max_nodes),
-                   limits.timeout, threads=threads)
-    short.max_bytes = limits.max_bytes
-    run.limits = short
+    short = lead if limits.max_nodes is None else min(lead, limits.max_nodes)
+    run.limits = limits.replace(short, limits.timeout)
     first = run.run(root)
     run.limits = limits
-    if first.verdict != UNKNOWN or first.limit != "nodes" or short.max_nodes == limits.max_nodes:
+    if first.verdict != UNKNOWN or first.limit != "nodes" or short == limits.max_nodes:
         return first
     if limits.timeout is not None:
-        rest = Limits(limits.max_nodes, max(0.0, limits.timeout - (time.perf_counter() - t0)),
-                      threads=threads)
-        rest.max_bytes = limits.max_bytes
-        run.limits = rest
+        run.limits = limits.replace(
+            limits.max_nodes, max(0.0, limits.timeout - (time.perf_counter() - t0)))
     result = SplitDFS(run, threads).run()
     result.seconds = time.perf_counter() - t0
     return result
@@ -144,17 +140,14 @@ class SplitDFS:
             if errors:
                 raise errors[0]
         code, limit, moves = self.outcome
-        verdict = SOLVED if code == FOUND else UNSOLVABLE if code == EXHAUSTED and not limit \
-            else UNKNOWN
+        verdict = verdict_for(code, limit)
         return SolveResult(verdict, moves if verdict == SOLVED else [], self.nodes,
                            self.stored, time.perf_counter() - t0, self.peak, limit=limit)
 
     def _worker(self):
         base = self.base
-        w = DFS(self.plug, self.limits, table_capacity=1, depth=base.st_states.shape[0],
-                keys_only=base.keys_only, store_dead_ends=bool(base.store_dead_ends))
-        w.vals = base.vals
-        return w
+        return DFS(self.plug, self.limits, table_capacity=1, depth=base.st_states.shape[0],
+                   keys_only=base.keys_only, store_dead_ends=bool(base.store_dead_ends))
 
     def _memory(self):
         """Bytes in use: the shared table and every thread's own arrays."""
@@ -178,15 +171,8 @@ class SplitDFS:
     def _take(self):
         """Wait for an item, a growth to join, or the end.  Lock held; None at the end."""
         while True:
-            if self.outcome is not None:
+            if self._take_part_in_growth():
                 return None
-            if self.growing:
-                self.parked += 1
-                self.cv.notify_all()
-                while self.growing and self.outcome is None:
-                    self.cv.wait()
-                self.parked -= 1
-                continue
             if self.queue:
                 return self.queue.pop()
             self.waiting += 1
@@ -206,9 +192,8 @@ class SplitDFS:
                         return
                     w.ctl[:] = 0
                     first = True
-                elif self.growing or self.outcome is not None:
-                    if self._take_part_in_growth():
-                        return
+                elif self._take_part_in_growth():
+                    return
                 if not first and self.waiting and not self.queue:   # someone idles: share
                     self.queue[:0] = self._pending(w, item.prefix, shallowest_only=True)
                     self.cv.notify_all()
@@ -258,8 +243,7 @@ class SplitDFS:
                     with self.cv:
                         self._decide(EXHAUSTED, "seconds")
                     return
-                rate = done / max(now - t_call, 1e-6)
-                budget = int(min(self.chunk, max(Run.FIRST_CHUNK, rate * (deadline - now))))
+                budget = rate_budget(done, now - t_call, deadline - now, self.chunk)
             else:
                 budget = self.chunk
 
@@ -321,9 +305,7 @@ class SplitDFS:
                 return False
             keys, vals = w._new_table(2 * cap)       # depth-first never reads values
             rehash_keys(self.keys, keys)
-            self.keys, self.base.vals = keys, vals
-            for other in self.workers:
-                other.keys, other.vals = keys, self.base.vals
+            self.keys, self.base.vals = keys, vals    # each thread takes keys at its next call
             self.peak = max(self.peak, self._memory())
             return True
         finally:

@@ -14,7 +14,7 @@ from rules._jit import jit
 from rules.cards import EMPTY
 from .base import Solver, check_limits
 from .result import SOLVED, UNKNOWN
-from .search import BestFirst, DFS, GamePlug, Limits
+from .search import BestFirst, DFS, GamePlug
 from .split_dfs import run_dfs
 from .table import fmix64 as _fmix, splitmix64 as _splitmix
 
@@ -433,14 +433,13 @@ def _probe_then_dfs(root, limits):
     "unsolvable" is the answer.
     """
     max_nodes = limits.max_nodes
-    memory = limits.max_bytes / 2**20
     budget = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
-    first = DFS(PLUG_PLAIN, Limits(budget, limits.timeout, memory)).run(root)
+    first = DFS(PLUG_PLAIN, limits.replace(budget, limits.timeout)).run(root)
     if first.verdict != UNKNOWN or first.limit != "nodes" or budget == max_nodes:
         return first
     rest_nodes = None if max_nodes is None else max_nodes - first.nodes_expanded
     rest_time = None if limits.timeout is None else max(0.0, limits.timeout - first.seconds)
-    second = run_dfs(DFS(PLUG, Limits(rest_nodes, rest_time, memory)), root, limits.threads)
+    second = run_dfs(DFS(PLUG, limits.replace(rest_nodes, rest_time)), root, limits.threads)
     second.nodes_expanded += first.nodes_expanded
     second.seconds += first.seconds
     second.peak_memory_bytes = max(first.peak_memory_bytes, second.peak_memory_bytes)

@@ -71,13 +71,6 @@ def never_lost(start, codes):
     return True
 
 
-def _limits(max_nodes, timeout, like):
-    """Limits of ``max_nodes`` and ``timeout`` with the memory limit and threads of ``like``."""
-    out = Limits(max_nodes, timeout, threads=like.threads)
-    out.max_bytes = like.max_bytes
-    return out
-
-
 def _runner(method, rules, limits):
     if method == "dfs":
         plug = PLUGS["open_class" if rules == "open" else rules]
@@ -124,7 +117,7 @@ def _probe(root, max_nodes, timeout, limits, rules):
     if max_nodes is not None:
         nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
     secs_cap = None if timeout is None else timeout * PROBE_SHARE
-    runner = DFS(PLUGS["open"], _limits(PROBE_NODES, None, limits), keys_only=True,
+    runner = DFS(PLUGS["open"], limits.replace(PROBE_NODES, None), keys_only=True,
                  store_dead_ends=False)
     spent = 0
     for salt in range(1, PROBES + 1):
@@ -132,7 +125,7 @@ def _probe(root, max_nodes, timeout, limits, rules):
                 secs_cap is not None and time.perf_counter() - t0 >= secs_cap):
             break
         root[SALT] = salt
-        r = runner.reset(_limits(PROBE_NODES, None, limits)).run(root)
+        r = runner.reset(limits.replace(PROBE_NODES, None)).run(root)
         spent += r.nodes_expanded
         if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
                 rules == "open" or never_lost(root[:STATE_SIZE], r.moves))):
@@ -157,7 +150,7 @@ def search(start, method, rules, limits):
     # probes, then resumes where it stopped (its arrays keep the whole search state)
     max_nodes = limits.max_nodes
     lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
-    complete = _runner(method, "open", _limits(lead, limits.timeout, limits))
+    complete = _runner(method, "open", limits.replace(lead, limits.timeout))
     first = _run_complete(complete, root, start)
     if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
@@ -174,8 +167,8 @@ def search(start, method, rules, limits):
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,
                              STATES_PER_SECOND * secs if secs is not None else np.inf))
         secs = _remaining(limits, t0, 0)[1]                 # the growth's time counts too
-        complete.limits = _limits(None if nodes is None else first.nodes_expanded + nodes, secs,
-                                  limits)
+        complete.limits = limits.replace(None if nodes is None else first.nodes_expanded + nodes,
+                                         secs)
         first = _run_complete(complete, root, start, limits.threads)   # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0
@@ -189,7 +182,7 @@ def search(start, method, rules, limits):
         first.verdict, first.moves = UNKNOWN, []
         first.limit = first.limit or ("nodes" if nodes == 0 else "seconds")
         return first
-    second = run_dfs(_runner(method, "aisleriot", _limits(nodes, secs, limits)), root,
+    second = run_dfs(_runner(method, "aisleriot", limits.replace(nodes, secs)), root,
                      limits.threads)
     second.nodes_expanded += first.nodes_expanded
     second.states_stored += first.states_stored
