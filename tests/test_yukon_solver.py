@@ -24,6 +24,7 @@ from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_m
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
+from solvers.yukon.pairs import pair_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
                                  solver_moves)
 from solvers.yukon.plugs import PLUGS
@@ -182,8 +183,8 @@ def test_sample_seeds_solved_and_verified(seed, rules):
     assert r.verify() is True                       # independent referee replay
     states = list(_replay_states(r))
     assert states[-1].is_won()
-    for st_ in states:                              # the proof of dead_end: never fires on a winning line
-        assert not dead_end(st_.array)
+    for st_ in states:              # the proofs of the dead-end and pair tests: neither fires on
+        assert not dead_end(st_.array) and not pair_dead_end(st_.array)    # a winning line
     if rules == "aisleriot":                        # never through a LOST position
         assert all(st_.outcome == Outcome.ONGOING for st_ in states[:-1])
 
@@ -267,10 +268,11 @@ def test_constructed_deadlock_is_unsolvable():
         assert r.verdict == "unsolvable" and r.rules == rules
 
 
-@pytest.mark.parametrize("seed", [67, 105])
+@pytest.mark.parametrize("seed", [67, 138])
 def test_real_deal_proven_unsolvable_by_search(seed):
-    """These deals need a real search to refute (the root is no dead end); both modes agree."""
-    assert not dead_end(GAME.deal(seed).array)
+    """These deals need a real search to refute (neither the dead-end test nor the pair test
+    refutes the deal); both modes agree."""
+    assert not dead_end(GAME.deal(seed).array) and not pair_dead_end(GAME.deal(seed).array)
     for rules in ("open", "aisleriot"):
         r = SOLVER.solve(seed, rules=rules, timeout=30)
         assert r.verdict == "unsolvable", rules
@@ -304,6 +306,38 @@ def test_root_dead_end_by_held_twins():
     assert dead_end(a) and ref.dead_end_sweep(a)
     assert not ref.dead_end_sweep(a, held_rule=False)
     assert SOLVER.solve(205).verdict == SOLVER.solve(205, rules="open").verdict == "unsolvable"
+
+
+@pytest.mark.parametrize("seed", [105, 473])
+def test_root_refuted_by_pair_test(seed):
+    """The pair test refutes these deals at the deal, where the dead-end test does not (473's
+    proof took 780,000 classes of search without it), in both modes and without a search."""
+    a = GAME.deal(seed).array
+    assert pair_dead_end(a) and ref.pair_dead_end_plain(a) and not dead_end(a)
+    for rules in ("open", "aisleriot"):
+        r = SOLVER.solve(seed, rules=rules)
+        assert r.verdict == "unsolvable" and r.nodes_expanded == 0 and r.rules == rules
+
+
+def test_pair_kernel_agrees_with_plain_form_on_real_deals():
+    """The pair test's kernel and its plain h^2 form give the same answer on positions of
+    random walks from real deals (refuted and not)."""
+    rng = np.random.default_rng(5)
+    answers = []
+    for seed in (1, 75, 473, 963):
+        walk = list(_playout(seed, rng.integers(0, 1000, 40)))
+        for a in walk[::10]:
+            answers.append(pair_dead_end(a))
+            assert answers[-1] == ref.pair_dead_end_plain(a), seed
+    assert True in answers and False in answers
+    rng = np.random.default_rng(6)                  # the most facts: 45 cards face down
+    for _ in range(2):
+        cards = rng.permutation(52).tolist()
+        piles = [[(c, j == len(cards[p::7]) - 1) for j, c in enumerate(cards[p::7])]
+                 for p in range(7)]
+        a = yk.array_from_piles(piles)
+        assert a[yk.DOWN:yk.DOWN + 7].sum() == 45
+        assert pair_dead_end(a) == ref.pair_dead_end_plain(a)
 
 
 def test_safe_home_rule_ace_forced_two_not():
@@ -397,8 +431,9 @@ def test_probe_solutions_replay(seed):
 # ---- pruning against the unpruned reference search ------------------------------------------
 def _check_pruned_search_agrees(a):
     """The pruned searches give the reference searches' verdict (open mode; aisleriot mode on
-    ONGOING positions); dead_end fires only on unsolvable positions and includes
-    dead_end_basic.  Returns the reference open-mode verdict."""
+    ONGOING positions); dead_end and the pair test fire only on unsolvable positions, dead_end
+    includes dead_end_basic, and the pair test's kernel agrees with its plain form.  Returns the
+    reference open-mode verdict."""
     ref_open = _run("open", a, plain=True)
     assert _run("open", a) == ref_open
     if yk.status(a) == yk.ONGOING:
@@ -406,6 +441,11 @@ def _check_pruned_search_agrees(a):
     if dead_end(a):
         assert ref_open == "unsolvable"
     assert not ref.dead_end_basic(a) or dead_end(a)        # the new test includes the old one
+    pair = pair_dead_end(a)
+    assert pair == ref.pair_dead_end_plain(a)
+    if pair:
+        assert ref_open == "unsolvable"
+        assert SOLVER.solve(a, rules="open").verdict == "unsolvable"
     return ref_open
 
 
@@ -416,14 +456,16 @@ def test_pruned_search_agrees_with_reference_on_small_positions(a):
     _check_pruned_search_agrees(a)
 
 
-@pytest.mark.parametrize("case", ["solved", "unsolvable", "dead", "dead_new"])
+@pytest.mark.parametrize("case", ["solved", "unsolvable", "dead", "dead_new", "pair_only"])
 def test_small_positions_reach_every_case(case):
-    """The property above meets every kind of position: solvable, unsolvable, a dead end, and
-    one only the current dead-end test catches (not dead_end_basic)."""
+    """The property above meets every kind of position: solvable, unsolvable, a dead end, one
+    only the current dead-end test catches (not dead_end_basic), and one only the pair test
+    refutes."""
     kinds = {"solved": lambda a: _run("open", a, plain=True) == "solved",
              "unsolvable": lambda a: _run("open", a, plain=True) == "unsolvable",
              "dead": lambda a: bool(dead_end(a)),
-             "dead_new": lambda a: bool(dead_end(a)) and not ref.dead_end_basic(a)}
+             "dead_new": lambda a: bool(dead_end(a)) and not ref.dead_end_basic(a),
+             "pair_only": lambda a: bool(pair_dead_end(a)) and not dead_end(a)}
     a = find(small_positions(), kinds[case],
              settings=settings(max_examples=5000, derandomize=True, database=None))
     _check_pruned_search_agrees(a)

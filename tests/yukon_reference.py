@@ -411,3 +411,63 @@ def natural_cut_class(a, limit=10_000):
                     nxt.append(b)
         frontier = nxt
     return seen
+
+
+# ---- the pair test -----------------------------------------------------------------------------
+def pair_task(a):
+    """The planning task the pair test reads off position ``a`` (docs/yukon.md, "The pair
+    test"), with named facts: ``("on", c, x)``, ``("clear", x)``, ``("down", c)``, ``("up", c)``,
+    ``("home", c)``, where ``x`` is a card or ``("pile", p)``.  Returns (the facts true in ``a``,
+    the actions as (preconditions, added, deleted) sets, the goal facts)."""
+    home = {s * 13 + r for s in range(4) for r in range(home_height(a, s))}
+    lies_on, face_down, tops, piles = {}, set(), set(), [("pile", p) for p in range(N_PILES)]
+    for p in range(N_PILES):
+        cards = [int(a[TAB + p * CAP + i]) for i in range(a[HEIGHT + p])]
+        for i, c in enumerate(cards):
+            lies_on[c] = cards[i - 1] if i else ("pile", p)
+            if i < a[DOWN + p]:
+                face_down.add(c)
+        tops.add(cards[-1] if cards else ("pile", p))
+    actions = []
+    for c in lies_on:
+        up = {("up", c)} if c in face_down else set()
+        places = [y for y in lies_on if rank(y) == rank(c) + 1 and is_red(y) != is_red(c)]
+        if rank(c) == 13:
+            places += piles
+        for x in set(places) | {lies_on[c]}:
+            for y in places:
+                if y != x:
+                    actions.append(({("on", c, x), ("clear", y)} | up |
+                                    ({("up", y)} if y in face_down else set()),
+                                    {("on", c, y), ("clear", x)}, {("on", c, x), ("clear", y)}))
+            lower = {("home", c - 1)} if rank(c) > 1 and c - 1 not in home else set()
+            actions.append(({("on", c, x), ("clear", c)} | up | lower,
+                            {("home", c), ("clear", x)}, {("on", c, x), ("clear", c)}))
+        if c in face_down:
+            actions.append(({("down", c), ("clear", c)}, {("up", c)}, {("down", c)}))
+    now = ({("on", c, x) for c, x in lies_on.items()} | {("clear", t) for t in tops}
+           | {("down", c) for c in face_down})
+    return now, actions, [("home", c) for c in lies_on]
+
+
+def pair_dead_end_plain(a):
+    """The pair test by the textbook h^2 fixpoint on :func:`pair_task`: ``partners[f]`` holds
+    the facts g such that f and g can hold together (f itself: f can hold), grown until no
+    action adds one; True when some two goal facts never hold together."""
+    now, actions, goal = pair_task(a)
+    partners = {f: set(now) for f in now}
+    grown = True
+    while grown:
+        grown = False
+        for pre, add, delete in actions:
+            if not all(f in partners and pre <= partners[f] for f in pre):
+                continue
+            together = set.intersection(*(partners[f] for f in pre)) - add - delete
+            for r in add:
+                new = (together | add) - partners.setdefault(r, set())
+                if new:
+                    grown = True
+                    partners[r] |= new
+                    for q in new:
+                        partners.setdefault(q, set()).add(r)
+    return any(g not in partners.get(f, ()) for f in goal for g in goal)

@@ -1,10 +1,11 @@
 """The Yukon solver (thoughtful: every card known, face-down ones included) behind the one
 solver contract (:class:`solvers.base.Solver`), and its search schedule.
 
-Depth-first (the default) runs the complete open-mode search for ``LEAD_NODES``, then
-randomized probes (:func:`_probe`), then resumes the complete search; aisleriot mode takes the
-open-mode verdict when it carries over and searches again in aisleriot mode only when it does
-not.  Why this order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
+Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
+unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
+``LEAD_NODES``, then randomized probes (:func:`_probe`), then resumes the complete search;
+aisleriot mode takes the open-mode verdict when it carries over and searches again in aisleriot
+mode only when it does not.  Why this order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
 "Rule modes" and "Search schedule".
 """
 import time
@@ -14,11 +15,12 @@ import numpy as np
 from rules import yukon as yk
 from rules.yukon import ONGOING, STATE_SIZE
 from ..base import DEFAULT_MEMORY_MB, Solver
-from ..result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError
+from ..result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
 from ..search import BestFirst, DFS, Limits
 from ..split_dfs import SplitDFS, run_dfs
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
+from .pairs import pair_dead_end
 from .plugs import PLUGS
 from .state import SALT, SOLVER_STATE_SIZE
 
@@ -143,6 +145,8 @@ def search(start, method, rules, limits):
     """Search from rules state array ``start``: a SolveResult with int move codes.  The limits
     cover every search together (the open-mode one, the probes, the aisleriot-mode one)."""
     t0 = time.perf_counter()
+    if pair_dead_end(start):         # no win, in either mode: docs/yukon.md, "The pair test"
+        return SolveResult(UNSOLVABLE, seconds=time.perf_counter() - t0)
     root = solver_root(start)
     if method != "dfs":
         return _runner(method, rules, limits).run(root)
