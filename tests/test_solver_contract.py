@@ -10,7 +10,7 @@ from solvers import base, get_solver
 from solvers.base import Solver, check_limits
 from solvers.result import VERDICT_CODES, VERDICTS
 
-SEEDS = {"clock": [1, 52, 3], "freecell": [1, 2, 3], "yukon": [1, 2, 5],
+SEEDS = {"clock": [1, 52, 3], "freecell": [1, 2, 3], "yukon": [1, 2, 67],
          "ten-across": [1, 2, 5], "zebra": [1, 2, 3]}
 
 

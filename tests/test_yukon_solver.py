@@ -25,6 +25,7 @@ from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
 from solvers.yukon.pairs import pair_dead_end
+from solvers.yukon.triples import triple_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
                                  solver_moves)
 from solvers.yukon.plugs import PLUGS
@@ -340,6 +341,25 @@ def test_pair_kernel_agrees_with_plain_form_on_real_deals():
         assert pair_dead_end(a) == ref.pair_dead_end_plain(a)
 
 
+@settings(max_examples=25, deadline=None)
+@given(small_positions())
+def test_triple_kernel_agrees_with_plain_form(a):
+    """The triple test's kernel gives its plain h^3 form's answer (small positions: the plain
+    form is slow)."""
+    assert triple_dead_end(a) == ref.triple_dead_end_plain(a)
+
+
+@pytest.mark.parametrize("seed", [963, 2852])
+def test_triple_test_refutes_after_the_lead(seed):
+    """Deals whose proofs took minutes: the pair test does not refute the deal, the triple test
+    does, so the search stops after its lead (in both modes)."""
+    a = GAME.deal(seed).array
+    assert not pair_dead_end(a) and triple_dead_end(a)
+    for rules in ("open", "aisleriot"):
+        r = SOLVER.solve(seed, rules=rules, timeout=60)
+        assert r.verdict == "unsolvable" and r.nodes_expanded == LEAD_NODES
+
+
 def test_safe_home_rule_ace_forced_two_not():
     """An Ace on top is the only move listed (open mode); a 2 whose opposite-colour Aces are not
     home is not forced, because the Ace-group may need to go onto it (Yukon groups need not be
@@ -431,9 +451,9 @@ def test_probe_solutions_replay(seed):
 # ---- pruning against the unpruned reference search ------------------------------------------
 def _check_pruned_search_agrees(a):
     """The pruned searches give the reference searches' verdict (open mode; aisleriot mode on
-    ONGOING positions); dead_end and the pair test fire only on unsolvable positions, dead_end
-    includes dead_end_basic, and the pair test's kernel agrees with its plain form.  Returns the
-    reference open-mode verdict."""
+    ONGOING positions); dead_end and the pair and triple tests fire only on unsolvable positions,
+    dead_end includes dead_end_basic, the triple test the pair test, and the pair test's kernel
+    agrees with its plain form.  Returns the reference open-mode verdict."""
     ref_open = _run("open", a, plain=True)
     assert _run("open", a) == ref_open
     if yk.status(a) == yk.ONGOING:
@@ -443,8 +463,11 @@ def _check_pruned_search_agrees(a):
     assert not ref.dead_end_basic(a) or dead_end(a)        # the new test includes the old one
     pair = pair_dead_end(a)
     assert pair == ref.pair_dead_end_plain(a)
-    if pair:
+    triple = triple_dead_end(a)
+    assert triple or not pair                              # triples see all pairs see
+    if triple:
         assert ref_open == "unsolvable"
+    if pair:
         assert SOLVER.solve(a, rules="open").verdict == "unsolvable"
     return ref_open
 

@@ -453,7 +453,7 @@ def pair_task(a):
 def pair_dead_end_plain(a):
     """The pair test by the textbook h^2 fixpoint on :func:`pair_task`: ``partners[f]`` holds
     the facts g such that f and g can hold together (f itself: f can hold), grown until no
-    action adds one; True when some two goal facts never hold together."""
+    action adds one; True when some goal fact can never hold."""
     now, actions, goal = pair_task(a)
     partners = {f: set(now) for f in now}
     grown = True
@@ -470,4 +470,41 @@ def pair_dead_end_plain(a):
                     partners[r] |= new
                     for q in new:
                         partners.setdefault(q, set()).add(r)
-    return any(g not in partners.get(f, ()) for f in goal for g in goal)
+    return any(g not in partners.get(g, ()) for g in goal)
+
+
+def triple_dead_end_plain(a):
+    """The triple test by the textbook h^3 fixpoint on :func:`pair_task`: ``third[{x, y}]``
+    (x == y allowed) holds the facts z such that x, y and z can hold together, grown until no
+    action adds one; True when some goal fact can never hold."""
+    now, actions, goal = pair_task(a)
+    third = {}
+
+    def record(facts):
+        new = False
+        for x in facts:
+            for y in facts:
+                known = third.setdefault(frozenset((x, y)), set())
+                if not facts <= known:
+                    known |= facts
+                    new = True
+        return new
+
+    def can(x, y):
+        return third.get(frozenset((x, y)), set())
+
+    record(set(now))
+    grown = True
+    while grown:
+        grown = False
+        for pre, add, delete in actions:
+            if not all(pre <= can(x, y) for x in pre for y in pre):
+                continue
+            join = set.intersection(*(can(x, y) for x in pre for y in pre)) - add - delete
+            grown |= record(set(add))
+            for q1 in join:
+                grown |= any([record({r, q1}) for r in add] + [record(add | {q1})])
+                for q2 in join & can(q1, q1):
+                    if q2 != q1 and all(q2 in can(p, q1) for p in pre):
+                        grown |= any([record({r, q1, q2}) for r in add])
+    return any(g not in can(g, g) for g in goal)

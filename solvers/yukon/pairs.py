@@ -1,12 +1,12 @@
-"""The pair test: no win when two cards can never be home together, by pairwise reachability.
+"""The pair test: no win when a card can never go home, by pairwise reachability (h^2).
 
 The position is read as a planning task over facts -- ``on(c, x)`` (card ``c`` lies directly on
 card or empty pile ``x``), ``clear(x)``, ``down(c)`` and ``up(c)`` for its face-down cards,
 ``home(c)`` -- with one action for each move a card could ever make.  Every real move is such an
 action with the same preconditions and effects (an action may also do what no real position
 allows, which only adds).  The fixpoint over *pairs* of facts (Haslum and Geffner's h^2) keeps
-every pair that holds together in some reachable position; when two ``home`` facts never can, no
-win is reachable.  The argument: docs/yukon.md, "The pair test".
+every pair that holds together in some reachable position; when a ``home`` fact is not even
+kept alone, no win is reachable.  The argument: docs/yukon.md, "The pair test".
 """
 import numpy as np
 from numba import carray, types
@@ -21,40 +21,34 @@ MAX_FACTS = 384          # 176 on + 59 clear + 90 down and up (45 face down) + 5
 WORDS = MAX_FACTS // 64
 MAX_ACTIONS = 640        # 48 cards * 7 + 4 Kings * 57 + 45 flips = 609 at most
 A_WIDTH = 8              # an action: 4 preconditions, 2 added facts, 2 deleted; -1 for none
-_S = 52 * MAX_SUPPORTS                 # offsets in the ids scratch (see _model)
+_S = 52 * MAX_SUPPORTS                 # offsets in the ids scratch (see task)
 _CLEAR, _LIES = 2 * _S, 2 * _S + N_TARGETS
 _DOWN, _HOME, _NOW, _N_DEST, _INIT = (_LIES + 52 * i for i in range(1, 6))
 _IDS = _INIT + 128                     # 45 down + 52 on + 7 clear facts true now at most
 
 _ids_scratch = stack_array(types.int16, _IDS)
-_rows_scratch = stack_array(types.uint64, MAX_FACTS * WORDS + 2 * WORDS)
+_rows_scratch = stack_array(types.uint64, MAX_FACTS * WORDS + WORDS)
 _actions_scratch = stack_array(types.int16, MAX_ACTIONS * A_WIDTH)
 _flags_scratch = stack_array(types.uint8, 2 * MAX_FACTS)
 
 
 @jit
 def pair_dead_end(state):
-    """True when the pairwise fixpoint shows that two cards not home (or one) can never be home
-    at once from ``state``, so no win is reachable."""
+    """True when the pairwise fixpoint shows a card not home that can never go home from
+    ``state``, so no win is reachable."""
     ids = carray(_ids_scratch(), _IDS)
     acts = carray(_actions_scratch(), MAX_ACTIONS * A_WIDTH)
-    rows = carray(_rows_scratch(), MAX_FACTS * WORDS + 2 * WORDS)
+    rows = carray(_rows_scratch(), MAX_FACTS * WORDS + WORDS)
     flags = carray(_flags_scratch(), 2 * MAX_FACTS)
-    n, n_acts, n_init = _model(state, ids, acts)
+    n, n_acts, n_init = task(state, ids, acts)
     for i in range(n * WORDS):
         rows[i] = np.uint64(0)
-    goal = rows[MAX_FACTS * WORDS:(MAX_FACTS + 1) * WORDS]
-    for w in range(WORDS):
-        goal[w] = np.uint64(0)
     home = ids[_HOME:_HOME + 52]
-    for c in range(52):
-        if home[c] >= 0:
-            _set(goal, 0, home[c])
     init = ids[_INIT:_INIT + n_init]
     for i in range(n_init):
         for j in range(n_init):
             _set(rows, init[i] * WORDS, init[j])
-    return not _fixpoint(rows, acts, n, n_acts, flags, goal, home)
+    return not _fixpoint(rows, acts, n, n_acts, flags, home)
 
 
 @jit
@@ -68,7 +62,7 @@ def _has(rows, base, f):
 
 
 @jit
-def _model(state, ids, acts):
+def task(state, ids, acts):
     """Numbers the facts of ``state``'s task and lists its actions in ``acts``; returns (facts,
     actions, facts true now), the facts true now listed in ``ids`` (see the slices below)."""
     for i in range(_IDS):
@@ -176,16 +170,16 @@ def _action(acts, a, p0, p1, p2, p3, a0, a1, d0, d1):
 
 
 @jit
-def _fixpoint(rows, acts, n, n_acts, flags, goal, home):
+def _fixpoint(rows, acts, n, n_acts, flags, home):
     """Grows ``rows`` (row f: the facts g with the pair f, g reachable) towards the h^2
-    fixpoint: True as soon as every ``goal`` fact is reachable (pairs of them are left
-    unchecked: on the positions of hard proofs every refutation had a single card that can never
-    go home), False if the fixpoint has a goal fact or pair that is not.  Sweeps alternate in
+    fixpoint: True as soon as every ``home`` fact is reachable, False if the fixpoint has one
+    that is not (pairs of them are left unchecked: on the positions of hard proofs every
+    refutation had a single card that can never go home).  Sweeps alternate in
     direction, and an action is looked at again only when the row of one of its preconditions
     grew since it was last looked at."""
     changed = flags[:MAX_FACTS]
     grew = flags[MAX_FACTS:2 * MAX_FACTS]
-    q = rows[(MAX_FACTS + 1) * WORDS:(MAX_FACTS + 2) * WORDS]
+    q = rows[MAX_FACTS * WORDS:]                   # the facts that can join an action
     for f in range(n):
         changed[f] = 1
     any_change = True
@@ -252,10 +246,4 @@ def _fixpoint(rows, acts, n, n_acts, flags, goal, home):
                 done = False
         if done:
             return True
-    for c in range(52):
-        h = home[c]
-        if h >= 0:
-            for w in range(WORDS):
-                if goal[w] & ~rows[h * WORDS + w] != np.uint64(0):
-                    return False
-    return True
+    return False

@@ -3,7 +3,8 @@ solver contract (:class:`solvers.base.Solver`), and its search schedule.
 
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
-``LEAD_NODES``, then randomized probes (:func:`_probe`), then resumes the complete search;
+``LEAD_NODES``, then runs the triple test (:mod:`.triples`) on the start, then randomized
+probes (:func:`_probe`), then resumes the complete search;
 aisleriot mode takes the open-mode verdict when it carries over and searches again in aisleriot
 mode only when it does not.  Why this order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
 "Rule modes" and "Search schedule".
@@ -21,6 +22,7 @@ from ..split_dfs import SplitDFS, run_dfs
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
 from .pairs import pair_dead_end
+from .triples import triple_dead_end
 from .plugs import PLUGS
 from .state import SALT, SOLVER_STATE_SIZE
 
@@ -29,6 +31,9 @@ WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; a
 # PROBE_SHARE of a time or node limit on them all.
 PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
+# The triple test on a deal the lead left open: at most about a second and
+# TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
+TRIPLE_SECONDS, TRIPLE_MB = 2.0, 8
 # After the probes the table is sized once from what is left of the limits: positions entered
 # per expanded node (dead ends are not entered) and per second of a long proof (estimates), up
 # to RESERVE_STATES (a 256 MB table; a bigger one costs more in fresh pages than rehashing
@@ -141,6 +146,13 @@ def _probe(root, max_nodes, timeout, limits, rules):
     return None, spent
 
 
+def _triple_test_fits(limits, t0):
+    """Room for the triple test (under a second, TRIPLE_MB of memory) within the limits."""
+    secs = _remaining(limits, t0, 0)[1]
+    return (secs is None or secs >= TRIPLE_SECONDS) and (
+        limits.max_bytes is None or limits.max_bytes >= 4 * TRIPLE_MB * 2**20)
+
+
 def search(start, method, rules, limits):
     """Search from rules state array ``start``: a SolveResult with int move codes.  The limits
     cover every search together (the open-mode one, the probes, the aisleriot-mode one)."""
@@ -160,6 +172,11 @@ def search(start, method, rules, limits):
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
     else:
+        if _triple_test_fits(limits, t0) and triple_dead_end(start):
+            return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded,
+                               states_stored=first.states_stored,
+                               seconds=time.perf_counter() - t0,
+                               peak_memory_bytes=first.peak_memory_bytes)
         nodes, secs = _remaining(limits, t0, first.nodes_expanded)
         probed, used = _probe(root, nodes, secs, limits, rules)
         if probed is not None:
