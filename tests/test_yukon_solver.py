@@ -341,11 +341,11 @@ def test_pair_kernel_agrees_with_plain_form_on_real_deals():
         assert pair_dead_end(a) == ref.pair_dead_end_plain(a)
 
 
-@settings(max_examples=25, deadline=None)
-@given(small_positions())
+@settings(max_examples=20, deadline=None)
+@given(small_positions(max_out=12, full_piles=False))
 def test_triple_kernel_agrees_with_plain_form(a):
-    """The triple test's kernel gives its plain h^3 form's answer (small positions: the plain
-    form is slow)."""
+    """The triple test's kernel gives its plain h^3 form's answer (at most 12 cards out: the
+    plain form takes seconds on 12, minutes on 20)."""
     assert triple_dead_end(a) == ref.triple_dead_end_plain(a)
 
 

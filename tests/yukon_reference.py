@@ -504,7 +504,8 @@ def triple_dead_end_plain(a):
             grown |= record(set(add))
             for q1 in join:
                 grown |= any([record({r, q1}) for r in add] + [record(add | {q1})])
-                for q2 in join & can(q1, q1):
-                    if q2 != q1 and all(q2 in can(p, q1) for p in pre):
-                        grown |= any([record({r, q1, q2}) for r in add])
+                both = join.intersection(can(q1, q1), *(can(p, q1) for p in pre)) - {q1}
+                for r in add:
+                    for q2 in both - can(r, q1):
+                        grown |= record({r, q1, q2})
     return any(g not in can(g, g) for g in goal)
