@@ -3,10 +3,10 @@ solver contract (:class:`solvers.base.Solver`), and its search schedule.
 
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
-``LEAD_NODES``, then runs the triple test (:mod:`.triples`) on the start, then randomized
-probes (:func:`_probe`), then resumes the complete search;
-aisleriot mode takes the open-mode verdict when it carries over and searches again in aisleriot
-mode only when it does not.  Why this order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
+``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
+(:func:`_probe`), then resumes the complete search; aisleriot mode takes the open-mode verdict
+when it carries over and searches again in aisleriot mode only when it does not.  Why this
+order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
 "Rule modes" and "Search schedule".
 """
 import time
