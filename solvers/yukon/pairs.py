@@ -9,11 +9,10 @@ every pair that holds together in some reachable position; when a ``home`` fact 
 kept alone, no win is reachable.  The argument: docs/yukon.md, "The pair test".
 """
 import numpy as np
-from numba import carray, types
 
 from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
-from .cards import PARENTS, bit_index, stack_array
+from .cards import PARENTS, bit_index
 
 N_TARGETS = 59           # 52 cards, then the 7 piles (pile p stands for its bottom: 52 + p)
 MAX_SUPPORTS = 10        # a card's: its two parents or (a King) the 7 piles, and where it lies
@@ -26,23 +25,16 @@ _CLEAR, _LIES = 2 * _S, 2 * _S + N_TARGETS
 _DOWN, _HOME, _NOW, _N_DEST, _INIT = (_LIES + 52 * i for i in range(1, 6))
 _IDS = _INIT + 128                     # 45 down + 52 on + 7 clear facts true now at most
 
-_ids_scratch = stack_array(types.int16, _IDS)
-_rows_scratch = stack_array(types.uint64, MAX_FACTS * WORDS + WORDS)
-_actions_scratch = stack_array(types.int16, MAX_ACTIONS * A_WIDTH)
-_flags_scratch = stack_array(types.uint8, 2 * MAX_FACTS)
-
 
 @jit
 def pair_dead_end(state):
     """True when the pairwise fixpoint shows a card not home that can never go home from
     ``state``, so no win is reachable."""
-    ids = carray(_ids_scratch(), _IDS)
-    acts = carray(_actions_scratch(), MAX_ACTIONS * A_WIDTH)
-    rows = carray(_rows_scratch(), MAX_FACTS * WORDS + WORDS)
-    flags = carray(_flags_scratch(), 2 * MAX_FACTS)
+    ids = np.empty(_IDS, np.int16)
+    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+    rows = np.zeros(MAX_FACTS * WORDS + WORDS, np.uint64)
+    flags = np.empty(2 * MAX_FACTS, np.uint8)
     n, n_acts, n_init = task(state, ids, acts)
-    for i in range(n * WORDS):
-        rows[i] = np.uint64(0)
     home = ids[_HOME:_HOME + 52]
     init = ids[_INIT:_INIT + n_init]
     for i in range(n_init):

@@ -145,8 +145,4 @@ def _fixpoint(rows, n, words, acts, n_acts, home):
                 done = False
         if done:
             return True
-    for c in range(52):
-        h = home[c]
-        if h >= 0 and not _has(rows, n, words, h, h, h):
-            return False
-    return True
+    return False
