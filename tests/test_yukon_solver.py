@@ -23,7 +23,7 @@ from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_m
                                    joints)
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
-from solvers.yukon.heuristic import NOISE_AMP, NOISE_SCALE, heuristic, score
+from solvers.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
 from solvers.yukon.pairs import pair_dead_end
 from solvers.yukon.triples import triple_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
@@ -901,7 +901,8 @@ def _salted(root, salt):
 
 def test_salt_word_changes_ordering_only():
     """The probe salt is outside the rules state: hashes, moves and the plain heuristic ignore
-    it; with a salt the heuristic is NOISE_SCALE*h plus noise below NOISE_AMP."""
+    it; with a salt the heuristic is NOISE_SCALE*h plus noise below noise_amp(salt), which
+    cycles through 128, 256 and 512 (and the looser bounds are used)."""
     a = GAME.deal(3).array
     root = solver_root(a)
     h = heuristic(root)
@@ -912,7 +913,12 @@ def test_salt_word_changes_ordering_only():
         buf1, buf2 = np.empty(yk.MAX_MOVES, np.int32), np.empty(yk.MAX_MOVES, np.int32)
         n = ref.legal_open(salted, buf1)
         assert n == ref.legal_open(root, buf2) and list(buf1[:n]) == list(buf2[:n])
-        assert 0 <= heuristic(salted) - NOISE_SCALE * h < NOISE_AMP
+        assert 0 <= heuristic(salted) - NOISE_SCALE * h < noise_amp(salt)
+    assert [noise_amp(salt) for salt in (3, 4, 5, 6)] == [128, 256, 512, 128]
+    noise = {amp: max(heuristic(_salted(root, salt)) - NOISE_SCALE * h
+                      for salt in range(1, 301) if noise_amp(salt) == amp)
+             for amp in (128, 256, 512)}
+    assert all(amp // 2 <= most < amp for amp, most in noise.items())
 
 
 @settings(max_examples=60)

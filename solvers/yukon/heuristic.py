@@ -19,8 +19,9 @@ from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
 # weights: cards not home, face-down cards, face-up cards off their natural parent, cards lying
 # on the next card a suit needs, Kings not at a pile's bottom, empty piles (a bonus)
 W_OUT, W_DOWN, W_BAD, W_BURIED, W_KING, W_EMPTY = 6, 10, 2, 1, 3, 2
-# a probe's value: NOISE_SCALE*h plus a pseudo-random term below NOISE_AMP
-NOISE_SCALE, NOISE_AMP = 8, 128
+# a probe's value: NOISE_SCALE*h plus a pseudo-random term below noise_amp(salt), which cycles
+# through NOISE_AMP << 0 .. NOISE_CYCLE - 1 with the salt
+NOISE_SCALE, NOISE_AMP, NOISE_CYCLE = 8, 128, 3
 
 
 @jit
@@ -116,9 +117,16 @@ def _score_from(state, out, n_down, piles, buried, empty):
 
 
 @jit
+def noise_amp(salt):
+    """The bound of salt ``salt``'s noise: 128, 256 or 512 in turn, so that the probes mix
+    orders close to the heuristic's with looser ones (hard deals differ in which they need)."""
+    return NOISE_AMP << (salt % NOISE_CYCLE)
+
+
+@jit
 def _noise(state, salt):
-    """A probe's tie-break term, below NOISE_AMP: the salt mixed with each pile's height,
-    face-down count and top card (what a move changes), so each salt orders near-equal
+    """A probe's tie-break term, below :func:`noise_amp`: the salt mixed with each pile's
+    height, face-down count and top card (what a move changes), so each salt orders near-equal
     children differently."""
     mix = np.uint64(0)
     for p in range(N_PILES):
@@ -127,4 +135,4 @@ def _noise(state, salt):
         word = n << 12 | np.int64(state[DOWN + p]) << 6 | top
         mix = mix * np.uint64(0x9E3779B97F4A7C15) + np.uint64(word)
     return np.int64(splitmix64(mix ^ (np.uint64(salt) * np.uint64(0xD1B54A32D192ED03)))
-                    >> np.uint64(40)) % NOISE_AMP
+                    >> np.uint64(40)) % noise_amp(salt)

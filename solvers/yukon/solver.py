@@ -29,7 +29,7 @@ from .state import SALT, SOLVER_STATE_SIZE
 WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; astar: weighted A*
 # Randomized probes: the node budget of one probe, at most PROBES of them, and at most
 # PROBE_SHARE of a time or node limit on them all.
-PROBE_NODES, PROBES, PROBE_SHARE = 2000, 150, 0.3
+PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
 # The triple test on a deal the lead left open: at most about a second and
 # TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
