@@ -30,17 +30,24 @@ _IDS = _INIT + 128                     # 45 down + 52 on + 7 clear facts true no
 def pair_dead_end(state):
     """True when the pairwise fixpoint shows a card not home that can never go home from
     ``state``, so no win is reachable."""
-    ids = np.empty(_IDS, np.int16)
-    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+    n, n_acts, acts, home, init = read_task(state)
     rows = np.zeros(MAX_FACTS * WORDS + WORDS, np.uint64)
     flags = np.empty(2 * MAX_FACTS, np.uint8)
-    n, n_acts, n_init = task(state, ids, acts)
-    home = ids[_HOME:_HOME + 52]
-    init = ids[_INIT:_INIT + n_init]
+    n_init = init.shape[0]
     for i in range(n_init):
         for j in range(n_init):
             _set(rows, init[i] * WORDS, init[j])
     return not _fixpoint(rows, acts, n, n_acts, flags, home)
+
+
+@jit
+def read_task(state):
+    """``state``'s task (:func:`task`) in fresh arrays: ``(facts, actions, acts, home, init)``,
+    ``home[c]`` the fact home(c) (-1: none) and ``init`` the facts true now."""
+    ids = np.empty(_IDS, np.int16)
+    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+    n, n_acts, n_init = task(state, ids, acts)
+    return n, n_acts, acts, ids[_HOME:_HOME + 52], ids[_INIT:_INIT + n_init]
 
 
 @jit

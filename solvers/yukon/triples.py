@@ -10,25 +10,21 @@ import numpy as np
 
 from rules._jit import jit
 from .cards import bit_index
-from .pairs import _HOME, _IDS, _INIT, A_WIDTH, MAX_ACTIONS, task
+from .pairs import A_WIDTH, read_task
 
 
 @jit
 def triple_dead_end(state):
     """True when the h^3 fixpoint shows a card not home that can never go home from ``state``
     (then no win is reachable)."""
-    ids = np.full(_IDS, -1, np.int16)
-    acts = np.full(MAX_ACTIONS * A_WIDTH, -1, np.int16)
-    n, n_acts, n_init = task(state, ids, acts)
+    n, n_acts, acts, home, init = read_task(state)
     words = (n + 63) // 64
     # row (x, y), x <= y: the facts z such that the set {x, y, z} can hold together
     rows = np.zeros(n * n * words, np.uint64)
-    init = ids[_INIT:_INIT + n_init]
-    for i in range(n_init):
-        for j in range(n_init):
-            for k in range(n_init):
-                _mark(rows, n, words, init[i], init[j], init[k])
-    home = ids[_HOME:_HOME + 52]
+    for x in init:
+        for y in init:
+            for z in init:
+                _mark(rows, n, words, x, y, z)
     return not _fixpoint(rows, n, words, acts, n_acts, home)
 
 
