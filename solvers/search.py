@@ -85,14 +85,13 @@ class _Fn(WrapperAddressProtocol):
     def __init__(self, dispatcher, ftype):
         self.dispatcher = dispatcher
         self._type = ftype
-        self._sig = ftype.signature
-        self._addr = _get_wrapper_address(dispatcher, self._sig)
+        self._addr = _get_wrapper_address(dispatcher, ftype.signature)
 
     def __wrapper_address__(self):
         return self._addr
 
     def signature(self):
-        return self._sig
+        return self._type.signature
 
 
 @typeof_impl.register(_Fn)
