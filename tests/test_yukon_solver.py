@@ -24,6 +24,7 @@ from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_m
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
+from solvers.yukon.pair_memo import REFUTED, REUSED, TESTS, attach, new_memo
 from solvers.yukon.pairs import pair_dead_end
 from solvers.yukon.triples import triple_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
@@ -737,6 +738,52 @@ def test_class_search_agrees_with_reference_on_small_positions(a):
 def _check_class_search_agrees(a):
     _check_class(a)
     assert _check_class_search(a) == _run("open", a, plain=True)
+
+
+def _check_pair_search(a, nodes=300_000):
+    """The pair search's verdict (the class search with a memo, :mod:`solvers.yukon.pair_memo`),
+    its solution replayed move by move as engine moves, and its memo."""
+    memo = new_memo()
+    root = solver_root(a)
+    attach(root, memo)
+    r = DFS(PLUGS["open_class"], Limits(nodes, None, 1000)).run(root)
+    assert r.verdict != "unknown"
+    if r.verdict == "solved":
+        assert_class_line_wins(a, r.moves)
+    return r.verdict, memo
+
+
+@settings(max_examples=300)
+@given(st.one_of(small_positions(max_out=24), run_positions()))
+def test_pair_search_agrees_with_reference_on_small_positions(a):
+    """The pair search gives the unpruned reference's verdict, and its solutions replay."""
+    assert _check_pair_search(a)[0] == _run("open", a, plain=True)
+
+
+def test_pair_search_reuses_refutations_on_small_positions():
+    """The property above meets positions where a kept refutation refutes another position,
+    on solvable and unsolvable positions, and the verdicts still agree."""
+    for verdict in ("solved", "unsolvable"):        # any example will do: none is shrunk
+        a = find(st.one_of(small_positions(max_out=24), run_positions()),
+                 lambda a: _check_pair_search(a)[1][REUSED] > 0
+                 and _run("open", a, plain=True) == verdict,
+                 settings=settings(max_examples=5000, derandomize=True, database=None,
+                                   phases=[Phase.generate]))
+        assert _check_pair_search(a)[0] == verdict
+
+
+@pytest.mark.parametrize("seed, verdict", [(900478, "solved"), (1100509, "unsolvable")])
+def test_pair_search_on_real_deals(seed, verdict):
+    """Deals whose plain class search takes 54 s and 2.3 s: the pair search decides them in
+    under 10,000 classes, testing few positions and reusing kept refutations, and its
+    solution replays with the referee."""
+    a = GAME.deal(seed).array
+    got, memo = _check_pair_search(a, nodes=10_000)
+    assert got == verdict
+    assert 0 < memo[REFUTED] <= memo[TESTS] < 2_000 and memo[REUSED] > 0
+    if verdict == "solved":
+        r = SOLVER.solve(GAME.deal(seed), rules="open", timeout=60)
+        assert r.verdict == "solved" and SOLVER.verify(r)
 
 
 def test_class_search_meets_members_on_small_positions():

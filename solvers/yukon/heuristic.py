@@ -1,7 +1,8 @@
 """The search's heuristic (lower is better): depth-first move ordering and best-first ``h``.
 
 :func:`heuristic` also reports proven dead ends (``DEAD_END``, :mod:`.dead_end`), so the search
-core never expands them; with a salt in the solver state (a randomized probe) it adds a
+core never expands them (with a memo in the solver state, also those the pair search's memo
+refutes, :mod:`.pair_memo`); with a salt in the solver state (a randomized probe) it adds a
 tie-breaking noise term.  Rationale of the weights and of the probes: docs/yukon.md.
 """
 import numpy as np
@@ -14,6 +15,7 @@ from ..table import splitmix64
 from rules.cards import rank
 from .cards import PARENTS, bit, home_height, stack_scratch
 from .dead_end import blocker_scan, dead_end, stuck_for_ever
+from .pair_memo import memo_address, memo_dead_end, memo_of
 from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
 
 # weights: cards not home, face-down cards, face-up cards off their natural parent, cards lying
@@ -35,6 +37,8 @@ def heuristic(state):
     home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried = (
         blocker_scan(state, under))
     if stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
+        return DEAD_END
+    if memo_address(state) != 0 and memo_dead_end(state, memo_of(state)):
         return DEAD_END
     n_down = 0
     empty = 0

@@ -17,7 +17,8 @@ from .classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_ha
                       class_hash2, class_legal, store_class_terms)
 from .heuristic import heuristic
 from .moves import OPEN_RULES, apply, legal, won
-from .state import SOLVER_STATE_SIZE
+from .pair_memo import stage_signature
+from .state import SOLVER_STATE_SIZE, STAGE
 
 
 @jit
@@ -35,6 +36,7 @@ def legal_open_search(state, buf):
 @jit
 def legal_class_search(state, buf):
     refresh(state)                   # the heuristic reads the stored words of clean piles
+    state[STAGE] = stage_signature(state)     # the pair search's memo tests stage changes
     store_class_terms(state)         # class_child_hashes reads them
     return class_legal(state, buf)
 

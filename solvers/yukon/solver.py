@@ -4,8 +4,9 @@ solver contract (:class:`solvers.base.Solver`), and its search schedule.
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
-(:func:`_probe`), then resumes the complete search; aisleriot mode takes the open-mode verdict
-when it carries over and searches again in aisleriot mode only when it does not.  Why this
+(:func:`_probe`), then the pair search (:func:`_pair_search`), then resumes the complete
+search; aisleriot mode takes the open-mode verdict when it carries over and searches again in
+aisleriot mode only when it does not.  Why this
 order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
 "Rule modes" and "Search schedule".
 """
@@ -21,6 +22,7 @@ from ..search import BestFirst, DFS, Limits
 from ..split_dfs import SplitDFS, run_dfs
 from .classes import K_MAX, expand_code
 from .hashing import store_all_terms
+from .pair_memo import attach, new_memo
 from .pairs import pair_dead_end
 from .triples import triple_dead_end
 from .plugs import PLUGS
@@ -31,6 +33,9 @@ WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; a
 # PROBE_SHARE of a time or node limit on them all.
 PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
+# The pair search after the probes: at most PAIR_SHARE of what is left of a time or node
+# limit, PAIR_NODES classes without either.
+PAIR_SHARE, PAIR_NODES = 0.2, 200_000
 # The triple test on a deal the lead left open: at most about a second and
 # TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
 TRIPLE_SECONDS, TRIPLE_MB = 2.0, 8
@@ -146,6 +151,26 @@ def _probe(root, max_nodes, timeout, limits, rules):
     return None, spent
 
 
+def _pair_search(root, start, max_nodes, timeout, limits, rules):
+    """The class search with the pair test inside (:mod:`.pair_memo`) on at most PAIR_SHARE of
+    ``max_nodes`` and ``timeout``: complete, so it may prove the deal unsolvable too; in
+    aisleriot mode its solution counts only if :func:`never_lost` holds on it.  Returns the
+    deciding result (engine moves) or None, and the nodes spent."""
+    nodes = PAIR_NODES if max_nodes is None and timeout is None else (
+        None if max_nodes is None else int(max_nodes * PAIR_SHARE))
+    secs = None if timeout is None else timeout * PAIR_SHARE
+    memo = new_memo()                  # alive until the search ends: the states carry its address
+    proot = root.copy()
+    attach(proot, memo)
+    r = DFS(PLUGS["open_class"], limits.replace(nodes, secs), keys_only=True,
+            store_dead_ends=False).run(proot)
+    r.moves = engine_moves(start, r.moves)
+    if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
+            rules == "open" or never_lost(start, r.moves))):
+        return r, r.nodes_expanded
+    return None, r.nodes_expanded
+
+
 def _triple_test_fits(limits, t0):
     """Room for the triple test (under a second, TRIPLE_MB of memory) within the limits."""
     secs = _remaining(limits, t0, 0)[1]
@@ -183,6 +208,13 @@ def search(start, method, rules, limits):
             probed.nodes_expanded += first.nodes_expanded
             probed.seconds = time.perf_counter() - t0
             return probed
+        nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
+        paired, spent = _pair_search(root, start, nodes, secs, limits, rules)
+        used += spent
+        if paired is not None:
+            paired.nodes_expanded += first.nodes_expanded + used - spent
+            paired.seconds = time.perf_counter() - t0
+            return paired
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,

@@ -9,7 +9,9 @@ piles whose stored words are stale (``DIRTY``), and the two hashes' sums over th
 (from ``CLASS_TERMS``: its two segment-hash terms, its face-up cards with its joint count in
 the top byte), written by its ``legal`` for the parent's children, and a count and up to ``STASH_SIZE``
 entries (a move code, its child's two hashes) of the class keys that ``legal`` computed for
-members' moves (:mod:`.classes`).  The plug's ``apply`` only marks the piles it
+members' moves (:mod:`.classes`); then the parent's stage signature (``STAGE``, written by the
+class search's ``legal``) and the address of the pair search's memo in four words (``MEMO``, 0
+for none; :mod:`.pair_memo`).  The plug's ``apply`` only marks the piles it
 changes: most positions built are scored and never expanded, so ``legal`` brings the stored
 words up to date (:func:`solvers.yukon.hashing.refresh`) when a position is expanded.  Rules
 kernels never read these words; copies carry them along.
@@ -26,4 +28,6 @@ SUM2 = SUM1 + 4
 CLASS_TERMS = SUM2 + 4
 STASH = CLASS_TERMS + 12 * N_PILES
 STASH_SIZE = 32
-SOLVER_STATE_SIZE = (STASH + 1 + 10 * STASH_SIZE + 31) // 32 * 32   # whole 64-byte cache lines
+STAGE = STASH + 1 + 10 * STASH_SIZE
+MEMO = STAGE + 1
+SOLVER_STATE_SIZE = (MEMO + 4 + 31) // 32 * 32   # whole 64-byte cache lines
