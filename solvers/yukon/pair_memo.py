@@ -35,7 +35,7 @@ _PASSED_AT = HEADER
 _ENTRIES_AT = HEADER + PASSED
 MEMO_WORDS = _ENTRIES_AT + SLOTS * ENTRY
 TESTS, REFUTED, CHECKS, REUSED = range(4)
-_MAX_LISTED = 128              # a position's facts: at most 52 on, 45 up or down, 7 clear
+_MAX_LISTED = 128              # a position's facts: 52 on or home, 45 up or down, 7 clear
 
 _facts_scratch = stack_array(types.int64, _MAX_LISTED)
 _mask_scratch = stack_array(types.uint64, WORDS)
@@ -147,8 +147,6 @@ def _facts_in(state, entry, facts):
     for c in range(52):
         home = _id(entry, _HOME + c)
         if home >= 0 and (tableau >> np.uint64(c)) & np.uint64(1) == 0:
-            if nf + 2 > _MAX_LISTED:
-                return -1
             facts[nf] = home
             nf += 1
             d = _id(entry, _DOWN + c)

@@ -6,9 +6,8 @@ unsolvable without a search.  Depth-first (the default) runs the complete open-m
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
 (:func:`_probe`), then the pair search (:func:`_pair_search`), then resumes the complete
 search; aisleriot mode takes the open-mode verdict when it carries over and searches again in
-aisleriot mode only when it does not.  Why this
-order, and why an open-mode answer decides aisleriot mode: docs/yukon.md,
-"Rule modes" and "Search schedule".
+aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
+aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
 """
 import time
 
@@ -33,9 +32,9 @@ WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; a
 # PROBE_SHARE of a time or node limit on them all.
 PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
-# The pair search after the probes: at most PAIR_SHARE of what is left of a time or node
-# limit, PAIR_NODES classes without either.
-PAIR_SHARE, PAIR_NODES = 0.2, 200_000
+# The pair search after the probes: at most PAIR_SHARE of what is left of the limits, and at
+# most PAIR_SECONDS and PAIR_NODES classes (long proofs are better off without it).
+PAIR_SHARE, PAIR_SECONDS, PAIR_NODES = 0.2, 2.0, 100_000
 # The triple test on a deal the lead left open: at most about a second and
 # TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
 TRIPLE_SECONDS, TRIPLE_MB = 2.0, 8
@@ -153,12 +152,11 @@ def _probe(root, max_nodes, timeout, limits, rules):
 
 def _pair_search(root, start, max_nodes, timeout, limits, rules):
     """The class search with the pair test inside (:mod:`.pair_memo`) on at most PAIR_SHARE of
-    ``max_nodes`` and ``timeout``: complete, so it may prove the deal unsolvable too; in
-    aisleriot mode its solution counts only if :func:`never_lost` holds on it.  Returns the
-    deciding result (engine moves) or None, and the nodes spent."""
-    nodes = PAIR_NODES if max_nodes is None and timeout is None else (
-        None if max_nodes is None else int(max_nodes * PAIR_SHARE))
-    secs = None if timeout is None else timeout * PAIR_SHARE
+    ``max_nodes`` and ``timeout`` (PAIR_NODES, PAIR_SECONDS at most): complete, so it may prove
+    the deal unsolvable too; in aisleriot mode its solution counts only if :func:`never_lost`
+    holds on it.  Returns the deciding result (engine moves) or None, and the nodes spent."""
+    nodes = PAIR_NODES if max_nodes is None else min(PAIR_NODES, int(max_nodes * PAIR_SHARE))
+    secs = PAIR_SECONDS if timeout is None else min(PAIR_SECONDS, timeout * PAIR_SHARE)
     memo = new_memo()                  # alive until the search ends: the states carry its address
     proot = root.copy()
     attach(proot, memo)
