@@ -15,7 +15,7 @@ from ..table import splitmix64
 from rules.cards import rank
 from .cards import PARENTS, bit, home_height, stack_scratch
 from .dead_end import blocker_scan, dead_end, stuck_for_ever
-from .pair_memo import memo_address, memo_dead_end, memo_of
+from .pair_memo import memo_address, memo_at, memo_dead_end
 from .state import DIRTY, PILE_SCORE, SALT, SOLVER_STATE_SIZE
 
 # weights: cards not home, face-down cards, face-up cards off their natural parent, cards lying
@@ -38,7 +38,8 @@ def heuristic(state):
         blocker_scan(state, under))
     if stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
         return DEAD_END
-    if memo_address(state) != 0 and memo_dead_end(state, memo_of(state)):
+    memo = memo_address(state)
+    if memo != 0 and memo_dead_end(state, memo_at(memo)):
         return DEAD_END
     n_down = 0
     empty = 0

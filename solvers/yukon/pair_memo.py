@@ -22,14 +22,13 @@ from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
 from ..table import splitmix64
 from .cards import stack_array
-from .pairs import (A_WIDTH, MAX_ACTIONS, MAX_FACTS, MAX_SUPPORTS, WORDS, _CLEAR, _DOWN,
-                    _HOME, _IDS, _INIT, _N_DEST, _NOW, _S, _fixpoint, _set, task)
+from .pairs import (MAX_SUPPORTS, ROWS, WORDS, _CLEAR, _DOWN, _HOME, _IDS, _N_DEST, _NOW, _S,
+                    _set, pair_refutes)
 from .state import MEMO, STAGE
 
 SLOTS = 1024                   # refutations kept, by stage key (direct-mapped)
 PASSED = 4096                  # stage keys that passed the test (direct-mapped)
-ROWS = MAX_FACTS * WORDS + WORDS               # a refutation's pair rows (and a scratch row)
-ENTRY = 1 + ROWS + _IDS                        # key, rows, the task's fact ids (each + 1)
+ENTRY = 1 + ROWS + _IDS        # key, the refutation's pair rows, its task's fact ids (each + 1)
 HEADER = 8                     # counters: tests, refutations by test, checks, refutations kept
 _PASSED_AT = HEADER
 _ENTRIES_AT = HEADER + PASSED
@@ -193,14 +192,8 @@ def memo_dead_end(state, memo):
         return False
     memo[TESTS] += 1
     ids = np.empty(_IDS, np.int16)
-    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
-    n, n_acts, n_init = task(state, ids, acts)
     rows = np.zeros(ROWS, np.uint64)
-    for i in range(n_init):
-        for j in range(n_init):
-            _set(rows, np.int64(ids[_INIT + i]) * WORDS, ids[_INIT + j])
-    flags = np.empty(2 * MAX_FACTS, np.uint8)
-    if _fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52]):
+    if not pair_refutes(state, ids, rows):
         memo[passed] = key
         return False
     memo[REFUTED] += 1
@@ -213,7 +206,6 @@ def memo_dead_end(state, memo):
 
 
 @jit
-def memo_of(state):
-    """The memo whose address ``state`` carries (call only when :func:`memo_address` is not
-    0)."""
-    return carray(_u64_at(memo_address(state)), (MEMO_WORDS,))
+def memo_at(addr):
+    """The memo at address ``addr`` (not 0), as :func:`memo_address` reads it off a state."""
+    return carray(_u64_at(addr), (MEMO_WORDS,))

@@ -24,20 +24,28 @@ _S = 52 * MAX_SUPPORTS                 # offsets in the ids scratch (see task)
 _CLEAR, _LIES = 2 * _S, 2 * _S + N_TARGETS
 _DOWN, _HOME, _NOW, _N_DEST, _INIT = (_LIES + 52 * i for i in range(1, 6))
 _IDS = _INIT + 128                     # 45 down + 52 on + 7 clear facts true now at most
+ROWS = MAX_FACTS * WORDS + WORDS       # a row of facts per fact, and the fixpoint's scratch row
 
 
 @jit
 def pair_dead_end(state):
     """True when the pairwise fixpoint shows a card not home that can never go home from
     ``state``, so no win is reachable."""
-    n, n_acts, acts, home, init = read_task(state)
-    rows = np.zeros(MAX_FACTS * WORDS + WORDS, np.uint64)
-    flags = np.empty(2 * MAX_FACTS, np.uint8)
-    n_init = init.shape[0]
+    return pair_refutes(state, np.empty(_IDS, np.int16), np.zeros(ROWS, np.uint64))
+
+
+@jit
+def pair_refutes(state, ids, rows):
+    """:func:`pair_dead_end` in the caller's arrays: ``ids`` (``_IDS`` entries) gets the
+    task's fact names (:func:`task`) and ``rows`` (``ROWS`` words, zeroed) the pairs; when it
+    returns True, ``rows`` hold the whole fixpoint (:mod:`.pair_memo` keeps them)."""
+    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+    n, n_acts, n_init = task(state, ids, acts)
     for i in range(n_init):
         for j in range(n_init):
-            _set(rows, init[i] * WORDS, init[j])
-    return not _fixpoint(rows, acts, n, n_acts, flags, home)
+            _set(rows, np.int64(ids[_INIT + i]) * WORDS, ids[_INIT + j])
+    flags = np.empty(2 * MAX_FACTS, np.uint8)
+    return not _fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52])
 
 
 @jit

@@ -208,11 +208,11 @@ def search(start, method, rules, limits):
             return probed
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         paired, spent = _pair_search(root, start, nodes, secs, limits, rules)
-        used += spent
         if paired is not None:
-            paired.nodes_expanded += first.nodes_expanded + used - spent
+            paired.nodes_expanded += first.nodes_expanded + used
             paired.seconds = time.perf_counter() - t0
             return paired
+        used += spent
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,
