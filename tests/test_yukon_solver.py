@@ -24,7 +24,8 @@ from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_m
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
-from solvers.yukon.pair_memo import REFUTED, REUSED, TESTS, attach, new_memo
+from solvers.yukon.pair_memo import (REFUTED, REUSED, TESTS, attach, memo_dead_end, new_memo,
+                                     stage_signature)
 from solvers.yukon.pairs import pair_dead_end
 from solvers.yukon.triples import triple_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
@@ -32,7 +33,7 @@ from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_
 from solvers.yukon.plugs import PLUGS
 from solvers.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, engine_moves, never_lost,
                                   solver_root)
-from solvers.yukon.state import SALT
+from solvers.yukon.state import SALT, STAGE
 
 GAME = get_game("yukon")
 FAST_SEEDS = (1, 2, 3, 9, 11, 13)
@@ -770,6 +771,52 @@ def test_pair_search_reuses_refutations_on_small_positions():
                  settings=settings(max_examples=5000, derandomize=True, database=None,
                                    phases=[Phase.generate]))
         assert _check_pair_search(a)[0] == verdict
+
+
+def _tested_root(a):
+    """The solver state of ``a`` as the pair search meets it on a new stage (so it is tested)."""
+    s = solver_root(a)
+    s[STAGE] = -1
+    return s
+
+
+def _refuted_siblings(seed):
+    """Two positions of one stage, children of one position on a fixed walk from ``seed``'s
+    deal, that the pair test refutes and whose refutations do not cover each other."""
+    buf = np.empty(yk.MAX_MOVES, np.int32)
+    for walk in range(50):
+        a = np.array(GAME.deal(seed).array)
+        for step in range(80):
+            moves = sorted(int(m) for m in buf[:yk.legal_moves(a, buf, 0)])
+            if not moves or pair_dead_end(a):
+                break
+            kids = []
+            for m in moves:
+                b = a.copy()
+                yk.apply(b, m)
+                if (stage_signature(_tested_root(b)) == stage_signature(_tested_root(a))
+                        and pair_dead_end(b)):
+                    kids.append(b)
+            for p in kids:
+                for q in kids:
+                    memo = new_memo()
+                    if not memo_dead_end(_tested_root(p), memo) or not memo_dead_end(
+                            _tested_root(q), memo) or memo[TESTS] != 2:
+                        continue
+                    return p, q
+            yk.apply(a, moves[(7 * step + walk) % len(moves)])
+    raise AssertionError(f"no such siblings on the walks from deal {seed}")
+
+
+def test_pair_memo_keeps_several_refutations_of_a_stage():
+    """Positions of one stage differ in arrangement, and one's refutation may not cover the
+    other's: the memo keeps both (up to ``WAYS`` a stage), so each is refuted again from the
+    memo, without a new test."""
+    p, q = _refuted_siblings(900622)
+    memo = new_memo()
+    for a in (p, q, p, q):
+        assert memo_dead_end(_tested_root(a), memo)
+    assert memo[TESTS] == 2 and memo[REUSED] == 2
 
 
 @pytest.mark.parametrize("seed, verdict", [(900478, "solved"), (1100509, "unsolvable")])

@@ -5,10 +5,12 @@ A solver state that carries a memo's address (:func:`attach`) has the heuristic 
 
 * a refutation kept in the memo for the position's *stage* (its face-down cards and cards on
   the tableau) refutes it when every pair of its facts, named in that refutation's task, lies
-  in the refutation's closed set of pairs (a few microseconds);
+  in the refutation's closed set of pairs (a few microseconds each; up to ``WAYS`` are kept
+  for a stage, since the positions of one stage differ in arrangement and one refutation
+  seldom covers another's);
 * otherwise, if the position's stage differs from its parent's (a card turned up or went
   home) and that stage has not yet passed the test, the pair test runs (about 0.2 ms), and a
-  refutation is kept, replacing the slot's last one.
+  refutation is kept, replacing the oldest one of its set.
 
 Why a kept refutation refutes other positions: docs/yukon.md, "The pair search".  The memo is
 one ``uint64`` array; a search owns it and must keep it alive while states carry its address.
@@ -26,13 +28,14 @@ from .pairs import (MAX_SUPPORTS, ROWS, WORDS, _CLEAR, _DOWN, _HOME, _IDS, _N_DE
                     _set, pair_refutes)
 from .state import MEMO, STAGE
 
-SLOTS = 1024                   # refutations kept, by stage key (direct-mapped)
+SETS, WAYS = 256, 4            # refutations kept: a set by stage key, the oldest of 4 replaced
 PASSED = 4096                  # stage keys that passed the test (direct-mapped)
 ENTRY = 1 + ROWS + _IDS        # key, the refutation's pair rows, its task's fact ids (each + 1)
 HEADER = 8                     # counters: tests, refutations by test, checks, refutations kept
 _PASSED_AT = HEADER
-_ENTRIES_AT = HEADER + PASSED
-MEMO_WORDS = _ENTRIES_AT + SLOTS * ENTRY
+_NEXT_AT = _PASSED_AT + PASSED          # each set's next way to replace
+_ENTRIES_AT = _NEXT_AT + SETS
+MEMO_WORDS = _ENTRIES_AT + SETS * WAYS * ENTRY
 TESTS, REFUTED, CHECKS, REUSED = range(4)
 _MAX_LISTED = 128              # a position's facts: 52 on or home, 45 up or down, 7 clear
 
@@ -176,15 +179,16 @@ def memo_dead_end(state, memo):
     """True when a refutation in ``memo`` covers ``state`` or, on a new stage, the pair test
     refutes it (and is kept); see the module docstring."""
     key = _stage_key(state)
-    slot = np.int64(key & np.uint64(SLOTS - 1))
-    entry = memo[_ENTRIES_AT + slot * ENTRY:_ENTRIES_AT + (slot + 1) * ENTRY]
-    if entry[0] == key:
-        memo[CHECKS] += 1
-        facts = carray(_facts_scratch(), _MAX_LISTED)
-        nf = _facts_in(state, entry, facts)
-        if nf >= 0 and _pairs_kept(entry, facts, nf):
-            memo[REUSED] += 1
-            return True
+    first = _ENTRIES_AT + np.int64(key & np.uint64(SETS - 1)) * WAYS * ENTRY
+    for way in range(WAYS):
+        entry = memo[first + way * ENTRY:first + (way + 1) * ENTRY]
+        if entry[0] == key:
+            memo[CHECKS] += 1
+            facts = carray(_facts_scratch(), _MAX_LISTED)
+            nf = _facts_in(state, entry, facts)
+            if nf >= 0 and _pairs_kept(entry, facts, nf):
+                memo[REUSED] += 1
+                return True
     if np.int64(state[STAGE]) == stage_signature(state):
         return False
     passed = _PASSED_AT + np.int64(key & np.uint64(PASSED - 1))
@@ -197,6 +201,10 @@ def memo_dead_end(state, memo):
         memo[passed] = key
         return False
     memo[REFUTED] += 1
+    nxt = _NEXT_AT + np.int64(key & np.uint64(SETS - 1))
+    way = np.int64(memo[nxt]) % WAYS
+    memo[nxt] += 1
+    entry = memo[first + way * ENTRY:first + (way + 1) * ENTRY]
     entry[0] = key
     for i in range(ROWS):
         entry[1 + i] = rows[i]
