@@ -800,10 +800,10 @@ def _refuted_siblings(seed):
             for p in kids:
                 for q in kids:
                     memo = new_memo()
-                    if not memo_dead_end(_tested_root(p), memo) or not memo_dead_end(
-                            _tested_root(q), memo) or memo[TESTS] != 2:
-                        continue
-                    return p, q
+                    memo_dead_end(_tested_root(p), memo)
+                    memo_dead_end(_tested_root(q), memo)
+                    if memo[TESTS] == 2:           # q was tested: p's refutation missed it
+                        return p, q
             yk.apply(a, moves[(7 * step + walk) % len(moves)])
     raise AssertionError(f"no such siblings on the walks from deal {seed}")
 
