@@ -179,7 +179,8 @@ def memo_dead_end(state, memo):
     """True when a refutation in ``memo`` covers ``state`` or, on a new stage, the pair test
     refutes it (and is kept); see the module docstring."""
     key = _stage_key(state)
-    first = _ENTRIES_AT + np.int64(key & np.uint64(SETS - 1)) * WAYS * ENTRY
+    kept = np.int64(key & np.uint64(SETS - 1))          # the stage's set
+    first = _ENTRIES_AT + kept * WAYS * ENTRY
     for way in range(WAYS):
         entry = memo[first + way * ENTRY:first + (way + 1) * ENTRY]
         if entry[0] == key:
@@ -201,9 +202,8 @@ def memo_dead_end(state, memo):
         memo[passed] = key
         return False
     memo[REFUTED] += 1
-    nxt = _NEXT_AT + np.int64(key & np.uint64(SETS - 1))
-    way = np.int64(memo[nxt]) % WAYS
-    memo[nxt] += 1
+    way = np.int64(memo[_NEXT_AT + kept]) % WAYS
+    memo[_NEXT_AT + kept] += 1
     entry = memo[first + way * ENTRY:first + (way + 1) * ENTRY]
     entry[0] = key
     for i in range(ROWS):
