@@ -790,12 +790,12 @@ def _refuted_siblings(seed):
             moves = sorted(int(m) for m in buf[:yk.legal_moves(a, buf, 0)])
             if not moves or pair_dead_end(a):
                 break
+            stage = stage_signature(a)
             kids = []
             for m in moves:
                 b = a.copy()
                 yk.apply(b, m)
-                if (stage_signature(_tested_root(b)) == stage_signature(_tested_root(a))
-                        and pair_dead_end(b)):
+                if stage_signature(b) == stage and pair_dead_end(b):
                     kids.append(b)
             for p in kids:
                 for q in kids:
