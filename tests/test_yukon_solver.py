@@ -17,7 +17,7 @@ from solvers import get_solver
 from solvers.result import SolutionError
 from solvers.search import C_SP, DEAD_END, DFS, Limits
 from solvers.yukon import SOLVER
-from solvers.yukon.cards import twin
+from solvers.yukon.cards import PARENTS, twin
 from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
                                    class_apply, class_child_hashes, class_hashes, expand_code,
                                    joints)
@@ -739,6 +739,101 @@ def test_class_search_agrees_with_reference_on_small_positions(a):
 def _check_class_search_agrees(a):
     _check_class(a)
     assert _check_class_search(a) == _run("open", a, plain=True)
+
+
+@st.composite
+def twin_chain_positions(draw):
+    """A small position with a *twin swap* (docs/yukon.md): two piles whose lowest face-up
+    cards are the two Kings of a colour, each with a natural chain of 1-3 cards on it, the
+    twins of each level split between them at random, then the other cards out placed at
+    random (on the chains too, often on a parent).  Returns the position, the two chain piles
+    and the chain length."""
+    red = draw(st.booleans())
+    kings = (25, 38) if red else (12, 51)
+    length = draw(st.integers(1, 3))
+    chains = [[kings[0]], [kings[1]]]
+    for level in range(1, length + 1):
+        r = 12 - level                                    # rank index of the level
+        odd = level % 2 == 1
+        black = red == odd                                # colours alternate up the chain
+        pair = (r, 39 + r) if black else (13 + r, 26 + r)
+        flip = draw(st.booleans())
+        chains[0].append(pair[flip])
+        chains[1].append(pair[not flip])
+    heights = [draw(st.integers(7, 9)) for _ in range(4)]
+    used = set(chains[0]) | set(chains[1])
+    rest = [c for c in range(52) if c % 13 >= heights[c // 13] and c not in used]
+    rest = draw(st.permutations(rest))
+    piles = [[] for _ in range(7)]
+    a_pile, b_pile = draw(st.sampled_from([(0, 1), (2, 5), (6, 3)]))
+    down = {a_pile: [], b_pile: []}
+    for p in (a_pile, b_pile):
+        if rest and draw(st.booleans()):
+            down[p].append(rest.pop())
+    piles[a_pile] = [(c, False) for c in down[a_pile]] + [(c, True) for c in chains[0]]
+    piles[b_pile] = [(c, False) for c in down[b_pile]] + [(c, True) for c in chains[1]]
+    for c in rest:
+        natural = [p for p in range(7) if piles[p] and piles[p][-1][0] in
+                   (x for x in range(52) if (int(PARENTS[c]) >> x) & 1)]
+        if natural and draw(st.integers(0, 2)):
+            p = natural[draw(st.integers(0, len(natural) - 1))]
+        else:
+            p = draw(st.integers(0, 6))
+        face_up = not (p not in (a_pile, b_pile) and not piles[p] and draw(st.booleans()))
+        piles[p].append((c, face_up))
+    for p in range(7):                   # a face-down top would be turned up by the rules
+        if piles[p] and not piles[p][-1][1]:
+            piles[p][-1] = (piles[p][-1][0], True)
+    tops = [s * 13 + heights[s] - 1 for s in range(4)]
+    return yk.array_from_piles(piles, tops), a_pile, b_pile, length
+
+
+def _swapped(a, p, q, level):
+    """``a`` with the cards from ``level`` up of the King chains of piles ``p`` and ``q``
+    exchanged."""
+    piles = []
+    for x in range(yk.N_PILES):
+        h, dn = int(a[yk.HEIGHT + x]), int(a[yk.DOWN + x])
+        piles.append([(int(a[yk.TAB + x * yk.CAP + i]), i >= dn) for i in range(h)])
+    cut_p = int(a[yk.DOWN + p]) + level
+    cut_q = int(a[yk.DOWN + q]) + level
+    piles[p], piles[q] = piles[p][:cut_p] + piles[q][cut_q:], piles[q][:cut_q] + piles[p][cut_p:]
+    tops = [int(f) for f in a[yk.FOUND:yk.FOUND + 4]]
+    return yk.array_from_piles(piles, tops)
+
+
+@settings(max_examples=150)
+@given(twin_chain_positions(), st.integers(1, 3))
+def test_twin_swap_keeps_class_key_and_verdict(drawn, level):
+    """Exchanging what lies on two twin cards of two twin King chains gives the same class key
+    and the same verdict (the unpruned reference's); the class search agrees with it, and its
+    child keys computed pile by pile are the children's keys."""
+    a, p, q, length = drawn
+    b = _swapped(a, p, q, min(level, length))
+    assert _class_key(a) == _class_key(b)
+    assert _run("open", a, plain=True) == _run("open", b, plain=True) == _check_class_search(a)
+    _check_class(a)
+    _check_class_covers(a)          # with the child keys hashed pile by pile as the search does
+
+
+def test_twin_swap_needs_king_chains():
+    """Twin children on twin parents that are no King chain keep their own keys: there the
+    exchange can change the verdict (docs/yukon.md, "Twin swaps").  Here 8S 7H and 8C 7D 9H:
+    only the first can put its 8 onto the other's 9H."""
+    home = {0: 7, 3: 7, 1: 6, 2: 6}                  # clubs, spades to 7; diamonds, hearts to 6
+    out = [c for c in range(52) if c % 13 >= home[c // 13]]
+    c8, s8, h7, d7, h9 = 7, 46, 32, 19, 34
+    fixed = [s8, h7, c8, d7, h9]
+    others = [c for c in out if c not in fixed]
+    piles = [[(others[0], False), (s8, True), (h7, True)],
+             [(others[1], False), (c8, True), (d7, True), (h9, True)]]
+    rest = others[2:]
+    for i in range(5):
+        piles.append([(c, True) for c in rest[i::5]])
+    tops = [s * 13 + home[s] - 1 for s in range(4)]
+    a = yk.array_from_piles(piles, tops)
+    b = _swapped(a, 0, 1, 1)
+    assert _class_key(a) != _class_key(b)
 
 
 def _check_pair_search(a, nodes=300_000):

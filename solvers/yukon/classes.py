@@ -15,6 +15,11 @@ class-mates), so that per member only the few moves its switch makes new are gen
 move code carries its member in bits 24-30; :func:`class_apply` plays the switches first.
 Other positions (no joint, or more than ``K_MAX``) are searched as before, one by one, under
 keys of their own.
+
+The key also cuts the piles at *twin swap* points (docs/yukon.md, "Twin swaps"): where the two
+King chains of a colour (:func:`_pile_chain`) both reach a level, the tails on their twin
+cards can be exchanged without changing the verdict, so the key joins those positions too;
+they need no members of their own.
 """
 import numpy as np
 from numba import carray, types
@@ -28,7 +33,7 @@ from .cards import (PARENTS, bit, bit_index, home_height, stack_array, stack_scr
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
-from .state import CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
+from .state import CHAINS, CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
 
 K_MAX = 7                             # joints of the largest class searched as one node
 MEMBERS = 1 << K_MAX
@@ -150,10 +155,42 @@ def build_member(state, tails, k, j):
 
 
 @jit
-def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops):
+def _pile_chain(state, base, keep, extra_at, extra_n, dn, tops):
+    """The cards of a pile (given as to :func:`_pile_terms`) in its *King chain*: when its
+    lowest face-up card is a King, the cards above it that each lie on their natural parent,
+    up to the first that does not or whose parent's twin is in ``tops`` (a joint)."""
+    chain = np.uint64(0)
+    n_all = keep + extra_n
+    if n_all < dn + 2:
+        return chain
+    u = np.int64(state[base + dn]) if dn < keep else np.int64(state[extra_at + dn - keep])
+    if rank(u) != 13:
+        return chain
+    for i in range(dn + 1, n_all):
+        c = np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
+        if (PARENTS[c] & bit(u)) == np.uint64(0) or (tops & bit(twin(u))) != np.uint64(0):
+            break
+        chain |= bit(c)
+        u = c
+    return chain
+
+
+@jit
+def _chains(state, tops):
+    """Every pile's :func:`_pile_chain`: the cards in King chains."""
+    chains = np.uint64(0)
+    for p in range(N_PILES):
+        chains |= _pile_chain(state, TAB + p * CAP, np.int64(state[HEIGHT + p]), 0, 0,
+                              np.int64(state[DOWN + p]), tops)
+    return chains
+
+
+@jit
+def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops, chains):
     """A pile's part of the class key, the pile given as its first ``keep`` cards from
     ``base``, then ``extra_n`` cards from ``extra_at`` (``dn`` face down), with joints judged
-    against the tops ``tops`` (none when 0): its segments' two hash terms summed, and its
+    against the tops ``tops`` (none when 0), also cut at each card of ``chains`` whose twin is
+    in ``chains`` (a twin swap, not counted): its segments' two hash terms summed, and its
     joints."""
     s1 = np.uint64(0)
     s2 = np.uint64(0)
@@ -167,9 +204,15 @@ def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops):
     u = np.int64(0)
     for i in range(n_all):
         c = np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
-        if (i > dn and (tops & bit(twin(u))) != np.uint64(0)
-                and (PARENTS[c] & bit(u)) != np.uint64(0)):
-            k += 1
+        cut = False
+        if i > dn:
+            if (tops & bit(twin(u))) != np.uint64(0):
+                if (PARENTS[c] & bit(u)) != np.uint64(0):
+                    k += 1
+                    cut = True
+            elif (chains & bit(c)) != np.uint64(0):     # a chain card lies on its parent
+                cut = (chains & bit(twin(c))) != np.uint64(0)
+        if cut:
             s1 += splitmix64(x1 + np.uint64(n))
             s2 += mix2(fmix64(x2 + np.uint64(n)))
             x1 = np.uint64(0xCBF29CE484222325)
@@ -191,9 +234,10 @@ def _segment_sums(state, tops):
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     k = 0
+    chains = _chains(state, tops) if tops != np.uint64(0) else np.uint64(0)
     for p in range(N_PILES):
         a, b, kp = _pile_terms(state, TAB + p * CAP, np.int64(state[HEIGHT + p]), 0, 0,
-                               np.int64(state[DOWN + p]), tops)
+                               np.int64(state[DOWN + p]), tops, chains)
         sum1 += a
         sum2 += b
         k += kp
@@ -462,13 +506,16 @@ def class_apply(state, code):
 @jit
 def store_class_terms(state):
     """Each pile's :func:`_pile_terms` (joints against the tops) and face-up cards into the
-    solver state's ``CLASS_TERMS`` words, for :func:`class_child_hashes` on its children."""
+    solver state's ``CLASS_TERMS`` words, and the King-chain cards into ``CHAINS``, for
+    :func:`class_child_hashes` on its children."""
     tops = _tops(state)
+    chains = _chains(state, tops)
+    put_word(state, CHAINS, chains)
     for p in range(N_PILES):
         base = TAB + p * CAP
         h = np.int64(state[HEIGHT + p])
         dn = np.int64(state[DOWN + p])
-        a, b, kp = _pile_terms(state, base, h, 0, 0, dn, tops)
+        a, b, kp = _pile_terms(state, base, h, 0, 0, dn, tops, chains)
         up = np.uint64(0)
         for i in range(dn, h):
             up |= bit(np.int64(state[base + i]))
@@ -506,7 +553,10 @@ def class_child_hashes(state, code, out, at):
 @jit
 def _child_class_hashes(state, code, out, at):
     """:func:`class_child_hashes` for a move of the searched position (``store_class_terms``
-    done): True, or False when the child has more than ``K_MAX`` joints."""
+    done): True, or False when the child has more than ``K_MAX`` joints.  Hashed again: the
+    piles the move changes, the piles holding a card whose twin's top status it changes (so
+    perhaps a joint, or the end of a King chain), and the piles holding a King-chain card
+    whose twin enters or leaves a King chain (so perhaps a twin swap)."""
     s, k, d, hs, base_s, keep, down_s = source_after(state, code)
     tops = _tops(state)
     after = tops
@@ -524,25 +574,46 @@ def _child_class_hashes(state, code, out, at):
     if keep > 0:
         after |= bit(np.int64(state[base_s + keep - 1]))
     parents = twin_mask(tops ^ after) & ~tops     # cards whose joint status may change
+    chains = stored_word(state, CHAINS)
+    redo = 0                                       # piles hashed again, a bit each
+    left = np.uint64(0)                            # their face-up cards before the move
+    new_chains = np.uint64(0)                      # and King-chain cards after it
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        up = stored_word(state, CLASS_TERMS + 12 * p + 8) & ~(np.uint64(0xFF) << np.uint64(56))
+        if p == s:
+            cp = _pile_chain(state, base_s, keep, 0, 0, down_s, after)
+        elif p == t:
+            cp = _pile_chain(state, base, np.int64(state[HEIGHT + p]), base_s + keep, k,
+                             np.int64(state[DOWN + p]), after)
+        elif up & parents != np.uint64(0):
+            cp = _pile_chain(state, base, np.int64(state[HEIGHT + p]), 0, 0,
+                             np.int64(state[DOWN + p]), after)
+        else:
+            continue
+        redo |= 1 << p
+        left |= up
+        new_chains |= cp
+    new_chains |= chains & ~left
+    swapped = twin_mask(chains ^ new_chains) & chains
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     joints_ = 0
     for p in range(N_PILES):
         base = TAB + p * CAP
+        up = stored_word(state, CLASS_TERMS + 12 * p + 8)
         if p == s:
-            a, b, kp = _pile_terms(state, base_s, keep, 0, 0, down_s, after)
+            a, b, kp = _pile_terms(state, base_s, keep, 0, 0, down_s, after, new_chains)
         elif p == t:
             a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), base_s + keep, k,
-                                   np.int64(state[DOWN + p]), after)
+                                   np.int64(state[DOWN + p]), after, new_chains)
+        elif (redo >> p) & 1 or up & swapped != np.uint64(0):
+            a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), 0, 0,
+                                   np.int64(state[DOWN + p]), after, new_chains)
         else:
-            up = stored_word(state, CLASS_TERMS + 12 * p + 8)
-            if up & parents != np.uint64(0):
-                a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), 0, 0,
-                                       np.int64(state[DOWN + p]), after)
-            else:
-                a = stored_word(state, CLASS_TERMS + 12 * p)
-                b = stored_word(state, CLASS_TERMS + 12 * p + 4)
-                kp = np.int64(up >> np.uint64(56))
+            a = stored_word(state, CLASS_TERMS + 12 * p)
+            b = stored_word(state, CLASS_TERMS + 12 * p + 4)
+            kp = np.int64(up >> np.uint64(56))
         sum1 += a
         sum2 += b
         joints_ += kp

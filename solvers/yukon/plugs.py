@@ -2,7 +2,7 @@
 (:mod:`.state`): moves from :mod:`.moves` (pruning rules 1, 2, 5 and 6), hashes from
 :mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also hands the core the dead
 ends to skip; and ``open_class``, the open-mode depth-first search over classes under natural
-cuts (:mod:`.classes`).
+cuts and twin swaps (:mod:`.classes`).
 
 Numba caches a kernel with the kernels it calls compiled in, keyed on its own file only: after
 a change to a kernel of another file that these call, change this file too (or clear its

@@ -7,7 +7,8 @@ pile's part of the heuristic that depends on it alone (``PILE_SCORE + p``), a bi
 piles whose stored words are stale (``DIRTY``), and the two hashes' sums over the piles
 (``SUM1``, ``SUM2``, valid when ``DIRTY`` is 0), and for the class search three 64-bit words a pile
 (from ``CLASS_TERMS``: its two segment-hash terms, its face-up cards with its joint count in
-the top byte), written by its ``legal`` for the parent's children, and a count and up to ``STASH_SIZE``
+the top byte) and the cards in King chains (``CHAINS``, one 64-bit word), written by its
+``legal`` for the parent's children, and a count and up to ``STASH_SIZE``
 entries (a move code, its child's two hashes) of the class keys that ``legal`` computed for
 members' moves (:mod:`.classes`); then the parent's stage signature (``STAGE``, written by the
 class search's ``legal``) and the address of the pair search's memo in four words (``MEMO``, 0
@@ -26,8 +27,9 @@ DIRTY = PILE_SCORE + N_PILES
 SUM1 = DIRTY + 1
 SUM2 = SUM1 + 4
 CLASS_TERMS = SUM2 + 4
-STASH = CLASS_TERMS + 12 * N_PILES
-STASH_SIZE = 32
+CHAINS = CLASS_TERMS + 12 * N_PILES
+STASH = CHAINS + 4
+STASH_SIZE = 31
 STAGE = STASH + 1 + 10 * STASH_SIZE
 MEMO = STAGE + 1
 SOLVER_STATE_SIZE = (MEMO + 4 + 31) // 32 * 32   # whole 64-byte cache lines
