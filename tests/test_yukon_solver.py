@@ -773,8 +773,7 @@ def twin_chain_positions(draw):
     piles[a_pile] = [(c, False) for c in down[a_pile]] + [(c, True) for c in chains[0]]
     piles[b_pile] = [(c, False) for c in down[b_pile]] + [(c, True) for c in chains[1]]
     for c in rest:
-        natural = [p for p in range(7) if piles[p] and piles[p][-1][0] in
-                   (x for x in range(52) if (int(PARENTS[c]) >> x) & 1)]
+        natural = [p for p in range(7) if piles[p] and (int(PARENTS[c]) >> piles[p][-1][0]) & 1]
         if natural and draw(st.integers(0, 2)):
             p = natural[draw(st.integers(0, len(natural) - 1))]
         else:

@@ -155,6 +155,27 @@ def build_member(state, tails, k, j):
 
 
 @jit
+def _card_at(state, base, keep, extra_at, i):
+    """Card ``i`` of a pile given as its first ``keep`` cards from ``base``, then cards from
+    ``extra_at`` (see :func:`_pile_terms`)."""
+    return np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
+
+
+@jit
+def _pile_after(state, p, s, t, base_s, keep, down_s, k):
+    """Pile ``p`` after a move from pile ``s`` (``keep`` cards left from ``base_s``,
+    ``down_s`` face down) of ``k`` cards onto pile ``t``, as :func:`_pile_terms` takes a pile:
+    ``(base, keep, extra_at, extra_n, dn)``."""
+    if p == s:
+        return base_s, keep, np.int64(0), np.int64(0), down_s
+    h = np.int64(state[HEIGHT + p])
+    dn = np.int64(state[DOWN + p])
+    if p == t:
+        return TAB + p * CAP, h, base_s + keep, k, dn
+    return TAB + p * CAP, h, np.int64(0), np.int64(0), dn
+
+
+@jit
 def _pile_chain(state, base, keep, extra_at, extra_n, dn, tops):
     """The cards of a pile (given as to :func:`_pile_terms`) in its *King chain*: when its
     lowest face-up card is a King, the cards above it that each lie on their natural parent,
@@ -163,11 +184,11 @@ def _pile_chain(state, base, keep, extra_at, extra_n, dn, tops):
     n_all = keep + extra_n
     if n_all < dn + 2:
         return chain
-    u = np.int64(state[base + dn]) if dn < keep else np.int64(state[extra_at + dn - keep])
+    u = _card_at(state, base, keep, extra_at, dn)
     if rank(u) != 13:
         return chain
     for i in range(dn + 1, n_all):
-        c = np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
+        c = _card_at(state, base, keep, extra_at, i)
         if (PARENTS[c] & bit(u)) == np.uint64(0) or (tops & bit(twin(u))) != np.uint64(0):
             break
         chain |= bit(c)
@@ -203,7 +224,7 @@ def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops, chains):
     n = 0
     u = np.int64(0)
     for i in range(n_all):
-        c = np.int64(state[base + i]) if i < keep else np.int64(state[extra_at + i - keep])
+        c = _card_at(state, base, keep, extra_at, i)
         cut = False
         if i > dn:
             if (tops & bit(twin(u))) != np.uint64(0):
@@ -579,37 +600,22 @@ def _child_class_hashes(state, code, out, at):
     left = np.uint64(0)                            # their face-up cards before the move
     new_chains = np.uint64(0)                      # and King-chain cards after it
     for p in range(N_PILES):
-        base = TAB + p * CAP
         up = stored_word(state, CLASS_TERMS + 12 * p + 8) & ~(np.uint64(0xFF) << np.uint64(56))
-        if p == s:
-            cp = _pile_chain(state, base_s, keep, 0, 0, down_s, after)
-        elif p == t:
-            cp = _pile_chain(state, base, np.int64(state[HEIGHT + p]), base_s + keep, k,
-                             np.int64(state[DOWN + p]), after)
-        elif up & parents != np.uint64(0):
-            cp = _pile_chain(state, base, np.int64(state[HEIGHT + p]), 0, 0,
-                             np.int64(state[DOWN + p]), after)
-        else:
-            continue
-        redo |= 1 << p
-        left |= up
-        new_chains |= cp
+        if p == s or p == t or up & parents != np.uint64(0):
+            base, n, extra_at, extra_n, dn = _pile_after(state, p, s, t, base_s, keep, down_s, k)
+            redo |= 1 << p
+            left |= up
+            new_chains |= _pile_chain(state, base, n, extra_at, extra_n, dn, after)
     new_chains |= chains & ~left
     swapped = twin_mask(chains ^ new_chains) & chains
     sum1 = np.uint64(0)
     sum2 = np.uint64(0)
     joints_ = 0
     for p in range(N_PILES):
-        base = TAB + p * CAP
         up = stored_word(state, CLASS_TERMS + 12 * p + 8)
-        if p == s:
-            a, b, kp = _pile_terms(state, base_s, keep, 0, 0, down_s, after, new_chains)
-        elif p == t:
-            a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), base_s + keep, k,
-                                   np.int64(state[DOWN + p]), after, new_chains)
-        elif (redo >> p) & 1 or up & swapped != np.uint64(0):
-            a, b, kp = _pile_terms(state, base, np.int64(state[HEIGHT + p]), 0, 0,
-                                   np.int64(state[DOWN + p]), after, new_chains)
+        if (redo >> p) & 1 or up & swapped != np.uint64(0):
+            base, n, extra_at, extra_n, dn = _pile_after(state, p, s, t, base_s, keep, down_s, k)
+            a, b, kp = _pile_terms(state, base, n, extra_at, extra_n, dn, after, new_chains)
         else:
             a = stored_word(state, CLASS_TERMS + 12 * p)
             b = stored_word(state, CLASS_TERMS + 12 * p + 4)
