@@ -382,6 +382,64 @@ def test_safe_home_rule_ace_forced_two_not():
     assert {"drag 1 1 0", "drag 2 1 3"} <= moves
 
 
+@st.composite
+def bound_home_positions(draw):
+    """Small positions where rule 2 fires only through a *bound* child: a pile top ``c`` that can
+    go home, a child ``e`` of ``c`` face down, the next card of its suit with both its own
+    children home, and ``c``'s other child home or bound too."""
+    r = draw(st.integers(7, 12))                    # c's rank
+    sc = draw(st.integers(0, 3))
+    kids = (0, 3) if sc in (1, 2) else (1, 2)         # the suits of c's children
+    se = draw(st.sampled_from(kids))
+    so = kids[0] + kids[1] - se
+    heights = [0] * 4
+    heights[sc] = r - 1
+    heights[3 - sc] = draw(st.integers(r - 2, 13))    # e's children: rank r - 2, c's colour
+    heights[se] = r - 2
+    heights[so] = draw(st.sampled_from([r - 2] + list(range(r - 1, 14))))
+    c, e, e2 = sc * 13 + r - 1, se * 13 + r - 2, so * 13 + r - 2
+    down = [e] + ([e2] if heights[so] == r - 2 else [])
+    rest = draw(st.permutations([s * 13 + k for s in range(4) for k in range(heights[s], 13)
+                                 if s * 13 + k not in (c, e, e2)]))
+    piles = [[] for _ in range(7)]
+    for x in down:
+        piles[draw(st.integers(0, 6))].append((x, False))
+    for x in rest:
+        piles[draw(st.integers(0, 6))].append((x, draw(st.booleans())))
+    piles[draw(st.integers(0, 6))].append((c, True))
+    out = []
+    for pile in piles:
+        if pile and pile[-1][0] in down:
+            return None                               # a bound card must lie under a card
+        n_down = min(max([i + 1 for i, (_, up) in enumerate(pile) if not up], default=0),
+                     len(pile) - 1)
+        out.append([(x, i >= n_down) for i, (x, _) in enumerate(pile)])
+    return yk.array_from_piles(out, [s * 13 + h - 1 if h else -1 for s, h in enumerate(heights)])
+
+
+@settings(max_examples=150)
+@given(bound_home_positions().filter(lambda a: a is not None))
+def test_bound_children_make_home_move_safe(a):
+    """Rule 2 with a child bound home (face down, bound to go home as soon as it turns up):
+    ``c`` home is safe, and it never changes the open-mode verdict (differential test against
+    the unpruned search)."""
+    tops = [int(a[yk.TAB + p * yk.CAP + a[yk.HEIGHT + p] - 1]) for p in range(7)
+            if a[yk.HEIGHT + p]]
+    homeable = [c for c in tops if c % 13 > 0 and any(
+        a[yk.FOUND + k] == c - 1 for k in range(4))]
+    assert any(safe_home(a, np.int64(c)) for c in homeable)
+    _check_pruned_search_agrees(a)
+
+
+def test_bound_child_rule_fires_on_solvable_and_unsolvable_positions():
+    """The property above meets both verdicts."""
+    for verdict in ("solved", "unsolvable"):
+        a = find(bound_home_positions().filter(lambda a: a is not None),
+                 lambda a: _run("open", a, plain=True) == verdict,
+                 settings=settings(max_examples=5000, derandomize=True, database=None))
+        _check_pruned_search_agrees(a)
+
+
 LOST_TEXT = ("AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
              " | TD* KH QS JH TS | 6D* QC* 2C* 6C* JC TH 9C AS 4S | 3H* QH* 9D* 9H* 8S 7H 6S 5D 9S TC"
              " | | | AD 2D 3D")

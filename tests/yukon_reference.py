@@ -7,8 +7,8 @@
   the current one must include;
 * :func:`legal_open`, :func:`legal_aisleriot` -- the listed moves as the search sees them,
   dead ends included (the search plugs test dead ends in their heuristic instead);
-* ``PLAIN_PLUGS`` -- searches with no dead-end test, no safe-home rule, no idle-move rule and
-  no King-room rule, whose verdicts the pruned searches must reproduce.
+* ``PLAIN_PLUGS`` -- searches with no dead-end test, no safe-home rule (rule 2), no idle-move
+  rule and no King-room rule, whose verdicts the pruned searches must reproduce.
 
 Numba caches these kernels with the solver kernels they call compiled in, keyed on this file's
 text only: after changing a solver kernel, change this file too or clear its cache.

@@ -172,9 +172,8 @@ def king_room_move(state):
 
 
 @jit
-def safe_home(state, c):
-    """Rule 2: card ``c`` can go home with no loss: both opposite-colour ``rank-1`` cards are
-    home."""
+def _children_home(state, c):
+    """Both cards of the opposite colour and rank ``rank(c) - 1`` are home (none for an Ace)."""
     r = rank(c)
     if r == 1:
         return True
@@ -183,6 +182,33 @@ def safe_home(state, c):
     else:
         lo = min(home_height(state, 1), home_height(state, 2))
     return r <= lo + 1
+
+
+@jit
+def _bound_home(state, e):
+    """Card ``e`` is face down, the next card of its suit, and its children are home: rule 2
+    holds for it as soon as it turns up."""
+    if home_height(state, e // 13) != rank(e) - 1 or not _children_home(state, e):
+        return False
+    for p in range(N_PILES):
+        base = TAB + p * CAP
+        for i in range(np.int64(state[DOWN + p])):
+            if state[base + i] == e:
+                return True
+    return False
+
+
+@jit
+def safe_home(state, c):
+    """Rule 2: card ``c`` can go home with no loss: each of its children (the opposite-colour
+    ``rank-1`` cards) is home or bound home (:func:`_bound_home`)."""
+    if _children_home(state, c):
+        return True
+    r = rank(c)
+    for suit in ((0, 3) if is_red(c) == 1 else (1, 2)):
+        if home_height(state, suit) < r - 1 and not _bound_home(state, suit * 13 + r - 2):
+            return False
+    return True
 
 
 @jit
