@@ -652,6 +652,11 @@ class DFS(Run):
                           p.legal, p.apply, p.won, p.hash1, p.hash2, p.heuristic,
                           p.child_hashes, p.has_child_hashes, self.store_dead_ends)
 
+    def stack(self):
+        """The states on a paused search's stack, root first (a view: a change to a state
+        reaches the children it will build)."""
+        return self.st_states[:int(self.ctl[C_SP]) + 1]
+
     def _path(self):
         sp = int(self.ctl[C_SP])
         moves = [int(self.st_moves[k, self.st_idx[k] - 1]) for k in range(sp)]

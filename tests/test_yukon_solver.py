@@ -24,15 +24,15 @@ from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_m
 from solvers.yukon.dead_end import dead_end
 from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
-from solvers.yukon.pair_memo import (REFUTED, REUSED, TESTS, attach, memo_dead_end, new_memo,
-                                     stage_signature)
+from solvers.yukon.pair_memo import (REFUTED, REUSED, TESTS, attach, memo_address,
+                                     memo_dead_end, new_memo, stage_signature)
 from solvers.yukon.pairs import pair_dead_end
 from solvers.yukon.triples import triple_dead_end
 from solvers.yukon.moves import (OPEN_RULES, apply, king_room_move, legal, safe_home,
                                  solver_moves)
 from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, engine_moves, never_lost,
-                                  solver_root)
+from solvers.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, _pair_search, engine_moves,
+                                  never_lost, solver_root)
 from solvers.yukon.state import SALT, STAGE
 
 GAME = get_game("yukon")
@@ -911,6 +911,29 @@ def _check_pair_search(a, nodes=300_000):
 def test_pair_search_agrees_with_reference_on_small_positions(a):
     """The pair search gives the unpruned reference's verdict, and its solutions replay."""
     assert _check_pair_search(a)[0] == _run("open", a, plain=True)
+
+
+@settings(max_examples=200)
+@given(st.one_of(small_positions(max_out=24), run_positions()), st.integers(5, 200))
+def test_pair_search_goes_on_as_the_complete_search(a, budget):
+    """The schedule's pair search, stopped after a few classes, goes on as the plain class
+    search: no state on its stack keeps the memo, and it ends with the unpruned reference's
+    verdict (its solutions replay)."""
+    start = np.array(a, dtype=np.int16)
+    decided, spent, paused = _pair_search(solver_root(a), start, budget, None,
+                                          Limits(None, None, 1000), "open")
+    if decided is not None:
+        verdict = decided.verdict
+    else:
+        runner, root = paused
+        assert all(memo_address(s) == 0 for s in runner.stack()) and memo_address(root) == 0
+        runner.limits = Limits(None, None, 1000)
+        r = runner.run(root)
+        assert r.nodes_expanded > spent or r.verdict != "unknown"
+        verdict = r.verdict
+        if verdict == "solved":
+            assert_class_line_wins(a, r.moves)
+    assert verdict == _run("open", a, plain=True)
 
 
 def test_pair_search_reuses_refutations_on_small_positions():

@@ -4,8 +4,8 @@ solver contract (:class:`solvers.base.Solver`), and its search schedule.
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
-(:func:`_probe`), then the pair search (:func:`_pair_search`), then resumes the complete
-search; aisleriot mode takes the open-mode verdict when it carries over and searches again in
+(:func:`_probe`), then the pair search (:func:`_pair_search`), which then goes on as the
+complete search; aisleriot mode takes the open-mode verdict when it carries over and searches again in
 aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
 aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
 """
@@ -154,19 +154,25 @@ def _pair_search(root, start, max_nodes, timeout, limits, rules):
     """The class search with the pair test inside (:mod:`.pair_memo`) on at most PAIR_SHARE of
     ``max_nodes`` and ``timeout`` (PAIR_NODES, PAIR_SECONDS at most): complete, so it may prove
     the deal unsolvable too; in aisleriot mode its solution counts only if :func:`never_lost`
-    holds on it.  Returns the deciding result (engine moves) or None, and the nodes spent."""
+    holds on it.  Returns the deciding result (engine moves) or None, the nodes spent, and the
+    paused search with its root, the memo detached from every state on its stack: from there it
+    goes on as the plain complete search."""
     nodes = PAIR_NODES if max_nodes is None else min(PAIR_NODES, int(max_nodes * PAIR_SHARE))
     secs = PAIR_SECONDS if timeout is None else min(PAIR_SECONDS, timeout * PAIR_SHARE)
-    memo = new_memo()                  # alive until the search ends: the states carry its address
+    memo = new_memo()                  # alive while states carry its address
     proot = root.copy()
     attach(proot, memo)
-    r = DFS(PLUGS["open_class"], limits.replace(nodes, secs), keys_only=True,
-            store_dead_ends=False).run(proot)
+    runner = DFS(PLUGS["open_class"], limits.replace(nodes, secs), keys_only=True,
+                 store_dead_ends=False)
+    r = runner.run(proot)
     r.moves = engine_moves(start, r.moves)
     if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
             rules == "open" or never_lost(start, r.moves))):
-        return r, r.nodes_expanded
-    return None, r.nodes_expanded
+        return r, r.nodes_expanded, None
+    for state in runner.stack():
+        attach(state, None)
+    attach(proot, None)
+    return None, r.nodes_expanded, (runner, proot)
 
 
 def _triple_test_fits(limits, t0):
@@ -185,8 +191,8 @@ def search(start, method, rules, limits):
     root = solver_root(start)
     if method != "dfs":
         return _runner(method, rules, limits).run(root)
-    # the complete search starts first for LEAD_NODES (most proofs are short), pauses for the
-    # probes, then resumes where it stopped (its arrays keep the whole search state)
+    # the complete search starts first for LEAD_NODES (most proofs are short), then the probes
+    # and the pair search, which goes on as the complete search (its arrays keep its state)
     max_nodes = limits.max_nodes
     lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
     complete = _runner(method, "open", limits.replace(lead, limits.timeout))
@@ -207,19 +213,21 @@ def search(start, method, rules, limits):
             probed.seconds = time.perf_counter() - t0
             return probed
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
-        paired, spent = _pair_search(root, start, nodes, secs, limits, rules)
+        paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules)
         if paired is not None:
             paired.nodes_expanded += first.nodes_expanded + used
             paired.seconds = time.perf_counter() - t0
             return paired
-        used += spent
-        nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
+        # the pair search goes on as the complete search: its classes so far are part of it
+        # (a subtree the pair test refuted has no win); the lead's search is dropped
+        used += first.nodes_expanded
+        complete, root = paused
+        nodes, secs = _remaining(limits, t0, used + spent)
         complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
                              STATES_PER_NODE * nodes if nodes is not None else np.inf,
                              STATES_PER_SECOND * secs if secs is not None else np.inf))
         secs = _remaining(limits, t0, 0)[1]                 # the growth's time counts too
-        complete.limits = limits.replace(None if nodes is None else first.nodes_expanded + nodes,
-                                         secs)
+        complete.limits = limits.replace(None if nodes is None else spent + nodes, secs)
         first = _run_complete(complete, root, start, limits.threads)   # resumes
         first.nodes_expanded += used
         first.seconds = time.perf_counter() - t0
