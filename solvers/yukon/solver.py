@@ -5,8 +5,8 @@ Every method first runs the pair test (:mod:`.pairs`) on the start: a position i
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
 (:func:`_probe`), then the pair search (:func:`_pair_search`), which then goes on as the
-complete search; aisleriot mode takes the open-mode verdict when it carries over and searches again in
-aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
+complete search; aisleriot mode takes the open-mode verdict when it carries over and searches
+again in aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
 aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
 """
 import time
