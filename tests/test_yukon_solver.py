@@ -439,12 +439,18 @@ def test_bound_children_make_home_move_safe(a):
     _check_pruned_search_agrees(a)
 
 
-def test_bound_child_rule_fires_on_solvable_and_unsolvable_positions():
-    """The property above meets both verdicts."""
+def _check_agrees_on_both_verdicts(positions):
+    """A position of strategy ``positions`` with each open-mode verdict, found (derandomized),
+    on which :func:`_check_pruned_search_agrees` holds."""
     for verdict in ("solved", "unsolvable"):
-        a = find(_bound_home_position(), lambda a: _run("open", a, plain=True) == verdict,
+        a = find(positions, lambda a: _run("open", a, plain=True) == verdict,
                  settings=settings(max_examples=5000, derandomize=True, database=None))
         _check_pruned_search_agrees(a)
+
+
+def test_bound_child_rule_fires_on_solvable_and_unsolvable_positions():
+    """The property above meets both verdicts."""
+    _check_agrees_on_both_verdicts(_bound_home_position())
 
 
 LOST_TEXT = ("AH | KC | 4H* 7D KS KD 8C 2H AC 3S | QD* 3C* 6H 5C 4D 5H 8D 7S 8H 7C | 4C* 5S* JD* 2S JS"
@@ -1127,10 +1133,7 @@ def test_rule6_search_agrees_with_reference_on_small_positions(a):
 
 def test_rule6_fires_on_solvable_and_unsolvable_positions():
     """The property above meets both verdicts, and positions with two Kings to place."""
-    for verdict in ("solved", "unsolvable"):
-        a = find(king_room_positions(), lambda a: _run("open", a, plain=True) == verdict,
-                 settings=settings(max_examples=5000, derandomize=True, database=None))
-        _check_pruned_search_agrees(a)
+    _check_agrees_on_both_verdicts(king_room_positions())
     a = find(king_room_positions(), lambda a: sum(
         int(a[p * yk.CAP + i]) % 13 == 12 for p in range(7)
         for i in range(1, int(a[yk.HEIGHT + p]))) >= 2,

@@ -202,8 +202,6 @@ def _bound_home(state, e):
 def safe_home(state, c):
     """Rule 2: card ``c`` can go home with no loss: each of its children (the opposite-colour
     ``rank-1`` cards) is home or bound home (:func:`_bound_home`)."""
-    if _children_home(state, c):
-        return True
     r = rank(c)
     for suit in ((0, 3) if is_red(c) == 1 else (1, 2)):
         if home_height(state, suit) < r - 1 and not _bound_home(state, suit * 13 + r - 2):
