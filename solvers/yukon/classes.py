@@ -413,15 +413,10 @@ def _stash_key(state, member, code):
 
 @jit
 def _copy_piles(dst, src):
-    """The rules words of ``src`` that the members' kernels read into ``dst``: the piles'
-    cards up to their heights, heights, face-down counts, foundations and score (cells above
-    a height are never read there, unlike in the search's own states)."""
-    for x in range(HEIGHT, STATE_SIZE):
+    """The rules words of ``src`` into ``dst`` (a member or a child in scratch): one
+    fixed-length loop, which the compiler turns into a few vector copies."""
+    for x in range(STATE_SIZE):
         dst[x] = src[x]
-    for p in range(N_PILES):
-        base = TAB + p * CAP
-        for i in range(np.int64(src[HEIGHT + p])):
-            dst[base + i] = src[base + i]
 
 
 @jit
