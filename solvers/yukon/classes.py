@@ -28,7 +28,7 @@ from rules._jit import jit
 from rules.cards import EMPTY, rank
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from ..table import fmix64, splitmix64
-from .cards import (PARENTS, bit, bit_index, home_height, stack_array, stack_scratch, twin,
+from .cards import (PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_array, stack_scratch, twin,
                     twin_mask)
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
@@ -69,7 +69,7 @@ def _is_joint(state, base, i, dn, tops):
         return False
     c = np.int64(state[base + i])
     u = np.int64(state[base + i - 1])
-    return (PARENTS[c] & bit(u)) != np.uint64(0) and (tops & bit(twin(u))) != np.uint64(0)
+    return (PARENTS[c] & bit(u)) != np.uint64(0) and (tops & TWIN_BITS[u]) != np.uint64(0)
 
 
 @jit
@@ -189,7 +189,7 @@ def _pile_chain(state, base, keep, extra_at, extra_n, dn, tops):
         return chain
     for i in range(dn + 1, n_all):
         c = _card_at(state, base, keep, extra_at, i)
-        if (PARENTS[c] & bit(u)) == np.uint64(0) or (tops & bit(twin(u))) != np.uint64(0):
+        if (PARENTS[c] & bit(u)) == np.uint64(0) or (tops & TWIN_BITS[u]) != np.uint64(0):
             break
         chain |= bit(c)
         u = c
@@ -227,12 +227,12 @@ def _pile_terms(state, base, keep, extra_at, extra_n, dn, tops, chains):
         c = _card_at(state, base, keep, extra_at, i)
         cut = False
         if i > dn:
-            if (tops & bit(twin(u))) != np.uint64(0):
+            if (tops & TWIN_BITS[u]) != np.uint64(0):
                 if (PARENTS[c] & bit(u)) != np.uint64(0):
                     k += 1
                     cut = True
             elif (chains & bit(c)) != np.uint64(0):     # a chain card lies on its parent
-                cut = (chains & bit(twin(c))) != np.uint64(0)
+                cut = (chains & TWIN_BITS[c]) != np.uint64(0)
         if cut:
             s1 += splitmix64(x1 + np.uint64(n))
             s2 += mix2(fmix64(x2 + np.uint64(n)))

@@ -11,7 +11,7 @@ from numba import carray
 
 from rules._jit import jit
 from rules.yukon import DOWN, HEIGHT, N_PILES, CAP, TAB
-from .cards import (CHILDREN, PARENTS, bit, bit_index, home_height, stack_scratch, twin,
+from .cards import (CHILDREN, PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_scratch, twin,
                     twin_mask)
 
 _RANKS = np.uint64(0x1FFF)
@@ -119,8 +119,8 @@ def blocker_scan(state, under):
             if need & bit(c) != np.uint64(0):
                 buried += h - 1 - i
             if i <= n_down:                    # c: face down, or the lowest face-up card
-                if chain_down & bit(twin(c)) != np.uint64(0):
-                    pinned |= bit(twin(c))
+                if chain_down & TWIN_BITS[c] != np.uint64(0):
+                    pinned |= TWIN_BITS[c]
                 if i < n_down:
                     chain_down |= bit(c)
                     down |= bit(c)
@@ -287,7 +287,7 @@ def _twin_pair_dead(home_mask, locked, stuck, down, bottoms, pinned, empty_pile,
             down_after = down & ~bit(u)
             pinned_after = pinned
             if down & bit(u) != np.uint64(0):
-                pinned_after &= ~(bit(twin(c)) | bit(u))
+                pinned_after &= ~(TWIN_BITS[c] | bit(u))
             under[c] = q
             left, covered = stuck_set(home_mask, (locked & ~bit(u)) | q_bit, stuck,
                                       down_after, bottoms, pinned_after, empty_pile, under,
