@@ -28,8 +28,8 @@ from rules._jit import jit
 from rules.cards import EMPTY, rank
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from ..table import fmix64, splitmix64
-from .cards import (PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_array, stack_scratch, twin,
-                    twin_mask)
+from .cards import (PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_array, stack_scratch,
+                    twin, twin_mask)
 from .hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
 from .moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)

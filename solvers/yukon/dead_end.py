@@ -11,8 +11,8 @@ from numba import carray
 
 from rules._jit import jit
 from rules.yukon import DOWN, HEIGHT, N_PILES, CAP, TAB
-from .cards import (CHILDREN, PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_scratch, twin,
-                    twin_mask)
+from .cards import (CHILDREN, PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_scratch,
+                    twin, twin_mask)
 
 _RANKS = np.uint64(0x1FFF)
 _SUIT_MASKS = np.array([_RANKS << np.uint64(13 * s) for s in range(4)], np.uint64)
