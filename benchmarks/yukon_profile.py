@@ -27,7 +27,7 @@ import machine  # noqa: E402  (benchmarks/machine.py)
 
 # The child: compile, write the map, signal, search.  argv: checkout seed max_nodes ready_file
 _CHILD = r"""
-import gc, os, subprocess, sys, tempfile, time
+import gc, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
 from solvers import get_solver

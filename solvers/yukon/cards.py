@@ -85,8 +85,7 @@ def _child_masks(parents):
     return children
 
 
-TWIN_BITS = np.array([1 << ((3 - c // 13) * 13 + c % 13) for c in range(N_CARDS)], np.uint64)
-"""card -> the one-card mask of its twin (a table: hot loops need it per card)"""
+TWIN_BITS = np.array([1 << twin.py_func(c) for c in range(N_CARDS)], np.uint64)  # card -> mask of its twin
 PARENTS = _parent_masks()            # card -> mask of its two parents (none for a King)
 CHILDREN = _child_masks(PARENTS)     # card -> mask of its two children (none for an Ace)
 

@@ -336,7 +336,7 @@ def class_legal(state, buf):
     stash = state.shape[0] >= SOLVER_STATE_SIZE
     if stash:
         state[STASH] = 0
-    _copy_piles(members[0], state)
+    _copy_rules_state(members[0], state)
     exists[0] = 1
     comp = carray(stack_scratch(), 64)
     _components(state, tails, k, comp)
@@ -349,7 +349,7 @@ def class_legal(state, buf):
         sw = np.int64(-1)
         for b in range(k):
             if (j >> b) & 1 and exists[j ^ (1 << b)] != 0:
-                _copy_piles(member, members[j ^ (1 << b)])
+                _copy_rules_state(member, members[j ^ (1 << b)])
                 sw = _switch_move(member, np.int64(tails[b]))
                 if sw >= 0:
                     apply(member, np.int32(sw))
@@ -399,7 +399,7 @@ def _stash_key(state, member, code):
     if n >= STASH_SIZE:
         return
     child = carray(_state_scratch(), STATE_SIZE)
-    _copy_piles(child, member)
+    _copy_rules_state(child, member)
     apply(child, np.int32(code & _MOVE_MASK))
     key = carray(_key_scratch(), 2)
     class_hashes(child, key, 0)
@@ -412,9 +412,9 @@ def _stash_key(state, member, code):
 
 
 @jit
-def _copy_piles(dst, src):
-    """The rules words of ``src`` into ``dst`` (a member or a child in scratch): one
-    fixed-length loop, which the compiler turns into a few vector copies."""
+def _copy_rules_state(dst, src):
+    """The rules words of ``src`` (a rules or solver state) into ``dst`` (a member or a child
+    in scratch): one fixed-length loop, which the compiler turns into a few vector copies."""
     for x in range(STATE_SIZE):
         dst[x] = src[x]
 
@@ -560,8 +560,7 @@ def class_child_hashes(state, code, out, at):
                     out[at + 1] = stored_word(state, e + 6)
                     return
     child = carray(_state_scratch(), STATE_SIZE)
-    for x in range(STATE_SIZE):
-        child[x] = state[x]
+    _copy_rules_state(child, state)
     class_apply(child, code)
     class_hashes(child, out, at)
 
