@@ -57,7 +57,7 @@ from .deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_see
 from .errors import InvalidDealError, listing
 from .game import STATE_DTYPE, Game, Kernels, Outcome
 from .layout import Layout
-from ._jit import jit
+from ._jit import cached_jit, jit
 from .moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_src
 
 # ---- slots and state layout -----------------------------------------------------------------
@@ -382,7 +382,7 @@ def _play_chunks_parallel(seeds, won_out, score_out, chunks):
                         mt, pos, deck)
 
 
-_play_many_parallel = numba.njit(parallel=True, cache=True, nogil=True)(_play_chunks_parallel)
+_play_many_parallel = cached_jit(parallel=True)(_play_chunks_parallel)
 
 
 def _check_seeds(seeds):

@@ -34,12 +34,12 @@ import contextvars
 import time
 
 import numpy as np
-from numba import carray, njit, types
+from numba import carray, types
 from numba.extending import intrinsic, typeof_impl
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
-from rules._jit import jit
+from rules._jit import cached_jit, jit
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .table import (MAX_LOAD, _slot, fix_h1, heap_pop, heap_push, new_table, rehash,
                     tt_insert, tt_prefetch)
@@ -57,7 +57,7 @@ CHILD_HASHES_T = types.FunctionType(types.none(_S, types.int32, types.uint64[::1
 
 def _typed_jit(*argtypes):
     """rules._jit.jit's options (cache, nogil, no fastmath) with an eager explicit signature."""
-    return njit(types.int64(*argtypes), cache=True, nogil=True)
+    return cached_jit(types.int64(*argtypes))
 
 # kernel return codes
 EXHAUSTED, FOUND, PAUSED, TABLE_FULL, STACK_FULL = 0, 1, 2, 3, 4

@@ -9,9 +9,6 @@
   dead ends included (the search plugs test dead ends in their heuristic instead);
 * ``PLAIN_PLUGS`` -- searches with no dead-end test, no safe-home rule (rule 2), no idle-move
   rule and no King-room rule, whose verdicts the pruned searches must reproduce.
-
-Numba caches these kernels with the solver kernels they call compiled in, keyed on this file's
-text only: after changing a solver kernel, change this file too or clear its cache.
 """
 import numpy as np
 

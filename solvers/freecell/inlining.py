@@ -22,7 +22,7 @@ those updates would cost a large share of the search, so:
 To check a helper, compile with an empty ``NUMBA_CACHE_DIR`` and count ``NRT_incref`` in its
 own function in ``helper.inspect_llvm()``: it should be none.
 """
-from numba import njit
+from rules._jit import cached_jit
 
-jit_leaf = njit(cache=True, nogil=True, forceinline=True)
-jit_ir_inline = njit(cache=True, nogil=True, inline="always")
+jit_leaf = cached_jit(forceinline=True)
+jit_ir_inline = cached_jit(inline="always")

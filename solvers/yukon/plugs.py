@@ -2,11 +2,7 @@
 (:mod:`.state`): moves from :mod:`.moves` (pruning rules 1, 2, 5 and 6 of docs/yukon.md),
 hashes from :mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also hands the core
 the dead ends to skip; and ``open_class``, the open-mode depth-first search over classes under
-natural cuts and twin swaps (:mod:`.classes`).
-
-Numba caches a kernel with the kernels it calls compiled in, keyed on its own file only: after
-a change to a kernel of another file that these call, change this file too (or clear its
-cache), or a fresh process runs the old code."""
+natural cuts and twin swaps (:mod:`.classes`)."""
 import numpy as np
 
 from rules._jit import jit
