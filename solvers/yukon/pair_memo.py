@@ -9,10 +9,16 @@ A solver state that carries a memo's address (:func:`attach`) has the heuristic 
   for a stage, since the positions of one stage differ in arrangement and one refutation
   seldom covers another's);
 * otherwise, if the position's stage differs from its parent's (a card turned up or went
-  home) and that stage has not yet passed the test, the pair test runs (about 0.2 ms), and a
-  refutation is kept, replacing the oldest one of its set.
+  home) and that stage has not yet passed the test: if a kept refutation of the stage names
+  all of the position's facts, the position's pairs are *merged* into it -- added to its rows
+  and the fixpoint run on from there, only the actions the new pairs touch looked at; when a
+  ``home`` fact is still missing, the grown rows replace the kept ones and refute both;
+  failing that, the pair test runs (about 0.2 ms), and a refutation is kept, replacing the
+  oldest one of its set.  On hard proofs a merge nearly always refutes, and costs a fraction
+  of a test.
 
-Why a kept refutation refutes other positions: docs/yukon.md, "The pair search".  The memo is
+Why a kept refutation, merged or not, refutes other positions: docs/yukon.md, "The pair
+search".  The memo is
 one ``uint64`` array; a search owns it and must keep it alive while states carry its address.
 One thread only: entries are written in place.
 """
@@ -21,22 +27,26 @@ from numba import carray, types
 from numba.extending import intrinsic
 
 from rules._jit import jit
-from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
+from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, STATE_SIZE, TAB
 from ..table import splitmix64
 from .cards import stack_array
-from .pairs import (MAX_SUPPORTS, ROWS, WORDS, _CLEAR, _DOWN, _HOME, _IDS, _N_DEST, _NOW, _S,
-                    _set, pair_refutes)
+from .pairs import (A_WIDTH, MAX_ACTIONS, MAX_FACTS, MAX_SUPPORTS, ROWS, WORDS, _CLEAR, _DOWN,
+                    _HOME, _IDS, _N_DEST, _NOW, _S, _has, _set, fixpoint, pair_refutes, task)
 from .state import MEMO, STAGE
 
 SETS, WAYS = 256, 4            # refutations kept: a set by stage key, the oldest of 4 replaced
 PASSED = 4096                  # stage keys that passed the test (direct-mapped)
-ENTRY = 1 + ROWS + _IDS        # key, the refutation's pair rows, its task's fact ids (each + 1)
-HEADER = 8                     # counters: tests, refutations by test, checks, refutations kept
+_POSITION = (STATE_SIZE + 3) // 4       # a rules state, four int16 entries a word
+# key, the refutation's pair rows, its task's fact ids (each + 1), the refuted position (its
+# task is built again for a merge)
+ENTRY = 1 + ROWS + _IDS + _POSITION
+HEADER = 8                     # counters (below)
 _PASSED_AT = HEADER
 _NEXT_AT = _PASSED_AT + PASSED          # each set's next way to replace
 _ENTRIES_AT = _NEXT_AT + SETS
 MEMO_WORDS = _ENTRIES_AT + SETS * WAYS * ENTRY
-TESTS, REFUTED, CHECKS, REUSED = range(4)
+# tests, refutations by test, checks, refutations kept, merges tried, merges that refuted
+TESTS, REFUTED, CHECKS, REUSED, MERGES, MERGED = range(6)
 _MAX_LISTED = 128              # a position's facts: 52 on or home, 45 up or down, 7 clear
 
 _facts_scratch = stack_array(types.int64, _MAX_LISTED)
@@ -195,6 +205,15 @@ def memo_dead_end(state, memo):
     passed = _PASSED_AT + np.int64(key & np.uint64(PASSED - 1))
     if memo[passed] == key:
         return False
+    for way in range(WAYS):
+        entry = memo[first + way * ENTRY:first + (way + 1) * ENTRY]
+        if entry[0] == key:
+            merged = _merge(state, entry)
+            if merged >= 0:
+                memo[MERGES] += 1
+            if merged == 1:
+                memo[MERGED] += 1
+                return True
     memo[TESTS] += 1
     ids = np.empty(_IDS, np.int16)
     rows = np.zeros(ROWS, np.uint64)
@@ -210,7 +229,57 @@ def memo_dead_end(state, memo):
         entry[1 + i] = rows[i]
     for i in range(_IDS):
         entry[1 + ROWS + i] = np.uint64(np.int64(ids[i]) + 1)
+    _keep_position(entry, state)
     return True
+
+
+@jit
+def _keep_position(entry, state):
+    """``state``'s rules entries into ``entry``'s last words, four 16-bit fields a word."""
+    at = 1 + ROWS + _IDS
+    for w in range(_POSITION):
+        entry[at + w] = np.uint64(0)
+    for i in range(STATE_SIZE):
+        entry[at + i // 4] |= np.uint64(np.int64(state[i]) & 0xFFFF) << np.uint64(16 * (i % 4))
+
+
+@jit
+def _kept_position(entry):
+    """The rules state :func:`_keep_position` kept in ``entry``."""
+    at = 1 + ROWS + _IDS
+    out = np.empty(STATE_SIZE, np.int16)
+    for i in range(STATE_SIZE):
+        v = np.int64((entry[at + i // 4] >> np.uint64(16 * (i % 4))) & np.uint64(0xFFFF))
+        out[i] = np.int16(v - 65536 if v >= 32768 else v)
+    return out
+
+
+@jit
+def _merge(state, entry):
+    """Merge ``state``'s pairs into ``entry``'s refutation (see the module docstring): -1 when
+    its task lacks a name for one of ``state``'s facts, 1 when the grown rows still leave a
+    ``home`` fact out (they replace the entry's), else 0 (the entry is unchanged)."""
+    facts = carray(_facts_scratch(), _MAX_LISTED)
+    nf = _facts_in(state, entry, facts)
+    if nf < 0:
+        return -1
+    refuted = _kept_position(entry)
+    ids = np.empty(_IDS, np.int16)
+    acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+    n, n_acts, _ = task(refuted, ids, acts)
+    rows = entry[1:1 + ROWS].copy()
+    flags = np.zeros(2 * MAX_FACTS, np.uint8)
+    for i in range(nf):
+        f = facts[i]
+        for j in range(nf):
+            g = facts[j]
+            if not _has(rows, f * WORDS, g):
+                _set(rows, f * WORDS, g)
+                flags[f] = 1
+    if fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52]):
+        return 0
+    entry[1:1 + ROWS] = rows
+    return 1
 
 
 @jit

@@ -45,7 +45,8 @@ def pair_refutes(state, ids, rows):
         for j in range(n_init):
             _set(rows, np.int64(ids[_INIT + i]) * WORDS, ids[_INIT + j])
     flags = np.empty(2 * MAX_FACTS, np.uint8)
-    return not _fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52])
+    flags[:n] = 1                                  # every row is new
+    return not fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52])
 
 
 @jit
@@ -177,18 +178,18 @@ def _action(acts, a, p0, p1, p2, p3, a0, a1, d0, d1):
 
 
 @jit
-def _fixpoint(rows, acts, n, n_acts, flags, home):
+def fixpoint(rows, acts, n, n_acts, flags, home):
     """Grows ``rows`` (row f: the facts g with the pair f, g reachable) towards the h^2
     fixpoint: True as soon as every ``home`` fact is reachable, False if the fixpoint has one
     that is not (pairs of them are left unchecked: on the positions of hard proofs every
     refutation had a single card that can never go home).  Sweeps alternate in
-    direction, and an action is looked at again only when the row of one of its preconditions
-    grew since it was last looked at."""
+    direction, and an action is looked at only when the row of one of its preconditions grew
+    since it was last looked at: at first, the rows ``flags[f]`` marks (every row for a new
+    task; only the grown ones when rows already closed are grown, as :mod:`.pair_memo`'s
+    merges do -- the rest are already derived)."""
     changed = flags[:MAX_FACTS]
     grew = flags[MAX_FACTS:2 * MAX_FACTS]
     q = rows[MAX_FACTS * WORDS:]                   # the facts that can join an action
-    for f in range(n):
-        changed[f] = 1
     any_change = True
     sweep = 0
     while any_change:

@@ -4,8 +4,9 @@ solver contract (:class:`solvers.base.Solver`), and its search schedule.
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
-(:func:`_probe`), then the pair search (:func:`_pair_search`), which then goes on as the
-complete search; aisleriot mode takes the open-mode verdict when it carries over and searches
+(:func:`_probe`), then the pair search (:func:`_pair_search`): the complete search with the
+pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as
+the plain complete search on several threads; aisleriot mode takes the open-mode verdict when it carries over and searches
 again in aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
 aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
 """
@@ -32,8 +33,9 @@ WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; a
 # PROBE_SHARE of a time or node limit on them all.
 PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
 LEAD_NODES = 20000          # complete-search nodes before the probes
-# The pair search after the probes: at most PAIR_SHARE of what is left of the limits, and at
-# most PAIR_SECONDS and PAIR_NODES classes (long proofs are better off without it).
+# The pair search after the probes: on one thread, all that is left of the limits; before
+# the threads take over (``threads`` > 1), at most PAIR_SHARE of it, PAIR_SECONDS and
+# PAIR_NODES classes.
 PAIR_SHARE, PAIR_SECONDS, PAIR_NODES = 0.2, 2.0, 100_000
 # The triple test on a deal the lead left open: at most about a second and
 # TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
@@ -150,15 +152,18 @@ def _probe(root, max_nodes, timeout, limits, rules):
     return None, spent
 
 
-def _pair_search(root, start, max_nodes, timeout, limits, rules):
-    """The class search with the pair test inside (:mod:`.pair_memo`) on at most PAIR_SHARE of
-    ``max_nodes`` and ``timeout`` (PAIR_NODES, PAIR_SECONDS at most): complete, so it may prove
-    the deal unsolvable too; in aisleriot mode its solution counts only if :func:`never_lost`
-    holds on it.  Returns the deciding result (engine moves) or None, the nodes spent, and the
-    paused search with its root, the memo detached from every state on its stack: from there it
-    goes on as the plain complete search."""
-    nodes = PAIR_NODES if max_nodes is None else min(PAIR_NODES, int(max_nodes * PAIR_SHARE))
-    secs = PAIR_SECONDS if timeout is None else min(PAIR_SECONDS, timeout * PAIR_SHARE)
+def _pair_search(root, start, max_nodes, timeout, limits, rules, whole=False):
+    """The class search with the pair test inside (:mod:`.pair_memo`) on ``max_nodes`` and
+    ``timeout`` if ``whole``, else on at most PAIR_SHARE of them (PAIR_NODES, PAIR_SECONDS at
+    most): complete, so it may prove the deal unsolvable too; in aisleriot mode its solution
+    counts only if :func:`never_lost` holds on it.  Returns the deciding result (engine moves)
+    or None, the nodes spent, and the paused search with its root, the memo detached from
+    every state on its stack: from there it goes on as the plain complete search."""
+    if whole:
+        nodes, secs = max_nodes, timeout
+    else:
+        nodes = PAIR_NODES if max_nodes is None else min(PAIR_NODES, int(max_nodes * PAIR_SHARE))
+        secs = PAIR_SECONDS if timeout is None else min(PAIR_SECONDS, timeout * PAIR_SHARE)
     memo = new_memo()                  # alive while states carry its address
     proot = root.copy()
     attach(proot, memo)
@@ -213,13 +218,15 @@ def search(start, method, rules, limits):
             probed.seconds = time.perf_counter() - t0
             return probed
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
-        paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules)
+        paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules,
+                                             whole=limits.threads == 1)
         if paired is not None:
             paired.nodes_expanded += first.nodes_expanded + used
             paired.seconds = time.perf_counter() - t0
             return paired
-        # the pair search goes on as the complete search: its classes so far are part of it
-        # (a subtree the pair test refuted has no win); the lead's search is dropped
+        # the pair search goes on as the complete search (threads, or the memory limit): its
+        # classes so far are part of it (a subtree the pair test refuted has no win); the
+        # lead's search is dropped
         used += first.nodes_expanded
         complete, root = paused
         nodes, secs = _remaining(limits, t0, used + spent)
