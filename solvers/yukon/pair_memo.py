@@ -54,7 +54,7 @@ _mask_scratch = stack_array(types.uint64, WORDS)
 
 
 def new_memo():
-    """An empty memo (``MEMO_WORDS`` words, about 31 MB, zeroed lazily by the system)."""
+    """An empty memo (``MEMO_WORDS`` words, about 32 MB, zeroed lazily by the system)."""
     return np.zeros(MEMO_WORDS, dtype=np.uint64)
 
 
