@@ -18,9 +18,8 @@ A solver state that carries a memo's address (:func:`attach`) has the heuristic 
   of a test.
 
 Why a kept refutation, merged or not, refutes other positions: docs/yukon.md, "The pair
-search".  The memo is
-one ``uint64`` array; a search owns it and must keep it alive while states carry its address.
-One thread only: entries are written in place.
+search".  The memo is one ``uint64`` array; a search owns it and must keep it alive while
+states carry its address.  One thread only: entries are written in place.
 """
 import numpy as np
 from numba import carray, types

@@ -6,9 +6,10 @@ unsolvable without a search.  Depth-first (the default) runs the complete open-m
 ``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
 (:func:`_probe`), then the pair search (:func:`_pair_search`): the complete search with the
 pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as
-the plain complete search on several threads; aisleriot mode takes the open-mode verdict when it carries over and searches
-again in aisleriot mode only when it does not.  Why this order, and why an open-mode answer decides
-aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
+the plain complete search on several threads; aisleriot mode takes the open-mode verdict when
+it carries over and searches again in aisleriot mode only when it does not.  Why this order,
+and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
+schedule".
 """
 import time
 
@@ -224,9 +225,9 @@ def search(start, method, rules, limits):
             paired.nodes_expanded += first.nodes_expanded + used
             paired.seconds = time.perf_counter() - t0
             return paired
-        # the pair search goes on as the complete search (threads, or the memory limit): its
-        # classes so far are part of it (a subtree the pair test refuted has no win); the
-        # lead's search is dropped
+        # the pair search goes on as the complete search (on one thread it had all the limits:
+        # this only reports where it stopped): its classes so far are part of it (a subtree the
+        # pair test refuted has no win); the lead's search is dropped
         used += first.nodes_expanded
         complete, root = paused
         nodes, secs = _remaining(limits, t0, used + spent)
