@@ -1017,78 +1017,61 @@ def _set_ways(memo, state):
     return [memo[first + w * ENTRY:first + (w + 1) * ENTRY].copy() for w in range(WAYS)]
 
 
-def test_pair_memo_merges_are_the_fixpoint_of_both():
-    """On a depth-first walk of an unsolvable deal, memo in hand as the pair search has it,
-    positions arriving at a stage whose kept refutation misses them are merged into it; each
-    merge's rows are exactly the fixpoint computed afresh (every action looked at) from the
-    kept rows and the new position's pairs, and leave a home fact out."""
+def _walk_merges(seed, count, on_merge):
+    """A depth-first walk of ``seed``'s deal with the memo in hand as the pair search has it
+    (each new position tested against it with its parent's stage), until ``count`` positions
+    are refuted by a merge; ``on_merge(position, state, ways_before, ways_after)`` for each.
+    Returns how many were."""
     memo = new_memo()
     buf = np.empty(yk.MAX_MOVES, np.int32)
-    stack, seen, merged = [np.array(GAME.deal(900622).array)], set(), 0
-    while stack and merged < 3:
+    stack, seen, merged = [np.array(GAME.deal(seed).array)], set(), 0
+    while stack and merged < count:
         a = stack.pop()
         for m in sorted(int(m) for m in buf[:yk.legal_moves(a, buf, 0)]):
             b = a.copy()
             yk.apply(b, m)
-            if b.tobytes() in seen:
+            if b.tobytes() in seen or merged >= count:
                 continue
             seen.add(b.tobytes())
             state = solver_root(b)
             state[STAGE] = stage_signature(a)
             before, done = _set_ways(memo, state), memo[MERGED]
-            dead = memo_dead_end(state, memo)
-            if memo[MERGED] > done:
-                after = _set_ways(memo, state)
-                merged += 1
-                old, new = next((x, y) for x, y in zip(before, after) if not np.array_equal(x, y))
-                ids = np.empty(_IDS, np.int16)
-                acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
-                n, n_acts, _ = task(_kept_position(new), ids, acts)
-                rows = old[1:1 + ROWS].copy()
-                facts = np.empty(128, np.int64)
-                nf = _facts_in(state, new, facts)
-                for f in facts[:nf]:
-                    for g in facts[:nf]:
-                        rows[f * WORDS + g // 64] |= np.uint64(1) << np.uint64(g % 64)
-                assert not fixpoint(rows, acts, n, n_acts, np.ones(2 * MAX_FACTS, np.uint8),
-                                    ids[_HOME:_HOME + 52])
-                assert np.array_equal(rows[:MAX_FACTS * WORDS],
-                                      new[1:1 + MAX_FACTS * WORDS])
-            if not dead:
-                stack.append(b)
-    assert merged == 3
-
-
-def _merge_refuted(seed, count):
-    """Up to ``count`` positions refuted by a merge (:mod:`solvers.yukon.pair_memo`), met on a
-    depth-first walk of ``seed``'s deal with the memo in hand as the pair search has it."""
-    memo = new_memo()
-    buf = np.empty(yk.MAX_MOVES, np.int32)
-    stack, seen, found = [np.array(GAME.deal(seed).array)], set(), []
-    while stack and len(found) < count:
-        a = stack.pop()
-        for m in sorted(int(m) for m in buf[:yk.legal_moves(a, buf, 0)]):
-            b = a.copy()
-            yk.apply(b, m)
-            if b.tobytes() in seen:
-                continue
-            seen.add(b.tobytes())
-            state = solver_root(b)
-            state[STAGE] = stage_signature(a)
-            done = memo[MERGED]
             if not memo_dead_end(state, memo):
                 stack.append(b)
             elif memo[MERGED] > done:
-                found.append(b)
-    return found
+                merged += 1
+                on_merge(b, state, before, _set_ways(memo, state))
+    return merged
+
+
+def test_pair_memo_merges_are_the_fixpoint_of_both():
+    """On a depth-first walk of an unsolvable deal, positions arriving at a stage whose kept
+    refutation misses them are merged into it; each merge's rows are exactly the fixpoint
+    computed afresh (every action looked at) from the kept rows and the new position's pairs,
+    and leave a home fact out."""
+    def check(position, state, before, after):
+        old, new = next((x, y) for x, y in zip(before, after) if not np.array_equal(x, y))
+        ids = np.empty(_IDS, np.int16)
+        acts = np.empty(MAX_ACTIONS * A_WIDTH, np.int16)
+        n, n_acts, _ = task(_kept_position(new), ids, acts)
+        rows = old[1:1 + ROWS].copy()
+        facts = np.empty(128, np.int64)
+        nf = _facts_in(state, new, facts)
+        for f in facts[:nf]:
+            for g in facts[:nf]:
+                rows[f * WORDS + g // 64] |= np.uint64(1) << np.uint64(g % 64)
+        assert not fixpoint(rows, acts, n, n_acts, np.ones(2 * MAX_FACTS, np.uint8),
+                            ids[_HOME:_HOME + 52])
+        assert np.array_equal(rows[:MAX_FACTS * WORDS], new[1:1 + MAX_FACTS * WORDS])
+    assert _walk_merges(900622, 3, check) == 3
 
 
 @pytest.mark.parametrize("seed", [900478, 1100171])
 def test_merges_refute_only_dead_positions_of_winnable_deals(seed):
     """On winnable deals, the positions a merge refutes are unsolvable: the class search
     without the memo proves it (or hits its limit, never wins)."""
-    found = _merge_refuted(seed, 20)
-    assert len(found) == 20
+    found = []
+    assert _walk_merges(seed, 20, lambda position, *_: found.append(position)) == 20
     verdicts = [DFS(PLUGS["open_class"], Limits(300_000, None, 1000)).run(solver_root(b)).verdict
                 for b in found]
     assert "solved" not in verdicts and verdicts.count("unsolvable") >= 15
