@@ -15,7 +15,7 @@ What is measured, in one run, on the same deals:
   ``Unsolved``/``Intractable`` lines, CPU seconds of the child process (getrusage), wall
   seconds, and per-deal seconds from the timestamps of its ``Reached Board No. N at T`` lines.
 * Our solver, in this process, through its batch API (``SOLVER.solve_many`` of
-  :mod:`solvers.freecell` over the range): verdicts, process CPU and wall seconds of the whole
+  :mod:`solvers.games.freecell` over the range): verdicts, process CPU and wall seconds of the whole
   call, and per-deal seconds (each result's ``seconds``: deals solved inside one call of the
   batch kernel share that call's time in proportion to their nodes).  Compile / cache-load
   time (``SOLVER.ready()``) is reported apart, and so is a fresh process solving deal 1
@@ -227,7 +227,7 @@ def fcsolve_lengths(deals, preset, jobs):
 
 # ---- ours -----------------------------------------------------------------------------------
 def fresh_process_deal1(method):
-    code = ("import time; t=time.perf_counter(); from solvers.freecell import SOLVER; "
+    code = ("import time; t=time.perf_counter(); from solvers.games.freecell import SOLVER; "
             f"r=SOLVER.solve(1, method={method!r}); print(r.verdict, time.perf_counter()-t)")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     env = dict(os.environ, PYTHONPATH=os.path.abspath(root))
@@ -240,8 +240,8 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
     """Our solver's batch API (``solve_many``) over the range, in this process: total CPU
     (process time) and wall seconds around the whole call; per-deal seconds are each result's
     ``seconds`` (deals solved inside one batch-kernel call share that call's time in proportion
-    to their nodes, see :mod:`solvers.freecell.batch`)."""
-    from solvers.freecell import SOLVER
+    to their nodes, see :mod:`solvers.games.freecell.batch`)."""
+    from solvers.games.freecell import SOLVER
 
     w0 = time.perf_counter()
 
@@ -261,7 +261,7 @@ def run_ours(deals, method, max_nodes, timeout, max_memory_mb, verify, progress)
 def run_ours_parallel(deals, method, jobs, max_nodes, timeout, max_memory_mb, verify):
     """``solve_many(deals, jobs=jobs)``: wall seconds of the whole call (workers' start-up
     included), CPU seconds of this process and of the workers (reaped when the call returns)."""
-    from solvers.freecell import SOLVER
+    from solvers.games.freecell import SOLVER
 
     c0, k0, w0 = time.process_time(), children_cpu(), time.perf_counter()
     results = SOLVER.solve_many(deals, method=method, max_nodes=max_nodes, timeout=timeout,
@@ -327,7 +327,7 @@ def main(argv=None):
     report = {"deals": f"{start}-{end}", "solvers": {}, "machine": machine.describe()}
 
     t0 = time.perf_counter()
-    from solvers.freecell import SOLVER
+    from solvers.games.freecell import SOLVER
     report["import_seconds"] = round(time.perf_counter() - t0, 3)
     report["compile_or_cache_load_seconds"] = round(SOLVER.ready(), 3)
 
@@ -387,8 +387,8 @@ def main(argv=None):
 def profile_ours(deals, method):
     """Where our solver's time goes over ``deals`` (see the module docstring): wall seconds by
     part, and the share of time by kind of deal."""
-    from solvers.freecell import SOLVER, batch, fused
-    from solvers.freecell.portfolio import METHODS, Portfolio
+    from solvers.games.freecell import SOLVER, batch, fused
+    from solvers.games.freecell.portfolio import METHODS, Portfolio
 
     spent = {"batch_kernel": 0.0, "resumed_kernel": 0.0, "table_upkeep": 0.0}
     patched = [(batch, "fc_batch", "batch_kernel"), (fused, "fc_best_first", "resumed_kernel"),
@@ -438,7 +438,7 @@ def run_parallel(start, end, args, one_process):
     theirs = summarize(f"fc-solve -l lg x{n}", verdicts, cpu, wall, per_deal, [], len(deals))
     theirs.update(shares=[f"{a}-{b}" for a, b in split_range(start, end, n)],
                   unsolvable_deals=unsolved)
-    from solvers.freecell import SOLVER
+    from solvers.games.freecell import SOLVER
     t0 = time.perf_counter()
     SOLVER.solve_many(deals[:n], method=method, jobs=n)        # one deal per worker
     start_up = time.perf_counter() - t0

@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules import get_game  # noqa: E402
 from solvers.players import get_player, play_game  # noqa: E402
-from solvers.seeds import parse_seeds  # noqa: E402
-from solvers.stats import win_rate, wilson_interval  # noqa: E402
+from solvers.studies.seeds import parse_seeds  # noqa: E402
+from solvers.studies.stats import win_rate, wilson_interval  # noqa: E402
 import machine  # noqa: E402  (benchmarks/machine.py)
 
 GAMES = ("yukon", "ten-across", "zebra")

@@ -23,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules import GAME_NAMES, get_game  # noqa: E402
 from solvers import get_solver  # noqa: E402
-from solvers.seeds import parse_seeds  # noqa: E402
-from solvers.stats import win_rate  # noqa: E402
+from solvers.studies.seeds import parse_seeds  # noqa: E402
+from solvers.studies.stats import win_rate  # noqa: E402
 import machine  # noqa: E402  (benchmarks/machine.py)
 
 _CTX = {}

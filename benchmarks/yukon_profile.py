@@ -31,9 +31,9 @@ import gc, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from numba.core.registry import CPUDispatcher
 from solvers import get_solver
-from solvers.search import DFS, Limits
-from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import solver_root
+from solvers.core.search import DFS, Limits
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.solver import solver_root
 solver = get_solver("yukon")
 solver.ready()
 root = solver_root(solver.game.deal(int(sys.argv[2]), "aisleriot").array)

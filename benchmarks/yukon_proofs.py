@@ -9,7 +9,7 @@ kernel changes.  Each (checkout, seed, run) is a fresh process, and with ``--aga
 checkout of this project) the two checkouts' runs alternate, so that a shared machine's noise
 falls on both alike; the table gives medians of CPU seconds, microseconds per class, and the
 ratio of the medians (other / this).  With ``--threads N`` the other side is this checkout
-on N threads (:mod:`solvers.split_dfs`, after a one-thread lead of 20,000 classes, as the solver
+on N threads (:mod:`solvers.core.split_dfs`, after a one-thread lead of 20,000 classes, as the solver
 runs it), and the times compared are wall seconds, since the threads' CPU seconds add up.
 Compile / cache-load time is measured apart.  The default seeds are proofs of 0.8-3.4M
 classes, none of them from the held-out range.
@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
 
 from rules.errors import InvalidSeedError  # noqa: E402
-from solvers.seeds import parse_seeds  # noqa: E402
+from solvers.studies.seeds import parse_seeds  # noqa: E402
 import machine  # noqa: E402  (benchmarks/machine.py)
 
 DEFAULT_SEEDS = "473,2852,2207,1829"
@@ -36,9 +36,9 @@ _RUN = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from solvers import get_solver
-from solvers.search import DFS, Limits
-from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import solver_root
+from solvers.core.search import DFS, Limits
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.solver import solver_root
 t = time.perf_counter()
 solver = get_solver("yukon")
 solver.ready()
@@ -50,7 +50,7 @@ dfs = DFS(PLUGS["open_class"], Limits(None if max_nodes == "none" else int(max_n
                                       memory_mb), keys_only=True, store_dead_ends=False)
 c0, w0 = time.process_time(), time.perf_counter()
 if threads > 1:                  # (a checkout compared --against may not have split_dfs)
-    from solvers.split_dfs import run_dfs
+    from solvers.core.split_dfs import run_dfs
     r = run_dfs(dfs, root, threads)
 else:
     r = dfs.run(root)

@@ -28,10 +28,10 @@ import test_yukon_solver as T  # noqa: E402
 import yukon_reference as ref  # noqa: E402
 from rules.errors import InvalidSeedError  # noqa: E402
 from solvers import get_solver  # noqa: E402
-from solvers.search import DFS, Limits  # noqa: E402
-from solvers.seeds import parse_seeds  # noqa: E402
-from solvers.yukon.plugs import PLUGS  # noqa: E402
-from solvers.yukon.solver import solver_root  # noqa: E402
+from solvers.core.search import DFS, Limits  # noqa: E402
+from solvers.studies.seeds import parse_seeds  # noqa: E402
+from solvers.games.yukon.plugs import PLUGS  # noqa: E402
+from solvers.games.yukon.solver import solver_root  # noqa: E402
 
 REFERENCE_NODES = 5_000_000
 

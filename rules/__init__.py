@@ -6,11 +6,11 @@
 """
 from importlib.metadata import PackageNotFoundError as _NotInstalled, version as _version
 
-from .errors import (AisleError, IllegalMoveError, InvalidCardError, InvalidDealError,
+from rules.errors import (AisleError, IllegalMoveError, InvalidCardError, InvalidDealError,
                      InvalidOptionError, InvalidSeedError, InvalidStateError, UnknownGameError)
-from .game import Game, Kernels, Outcome, State
-from .moves import Move
-from .registry import GAME_NAMES, all_games, get_game
+from rules.game import Game, Kernels, Outcome, State
+from rules.moves import Move
+from rules.registry import GAME_NAMES, all_games, get_game
 
 __all__ = [
     "AisleError", "IllegalMoveError", "InvalidCardError", "InvalidDealError", "InvalidOptionError",

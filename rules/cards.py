@@ -8,8 +8,8 @@ copies apart, adds 52.  ``EMPTY`` (-1) marks "no card".
 Cards print as rank+suit in upper case (``TH``); parsing also accepts ``10h`` and lower case.
 Aisleriot's layout text writes the suit in lower case (``Th``).
 """
-from .errors import InvalidCardError, shorten
-from ._jit import jit
+from rules.errors import InvalidCardError, shorten
+from rules._jit import jit
 
 EMPTY = -1
 RANKS = "A23456789TJQK"

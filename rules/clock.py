@@ -52,13 +52,13 @@ ordinary kernels and returns the moves.
 import numpy as np
 import numba
 
-from .cards import KING, aisleriot_card_str, card_str
-from .deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
-from .errors import InvalidDealError, listing
-from .game import STATE_DTYPE, Game, Kernels, Outcome
-from .layout import Layout
-from ._jit import cached_jit, jit
-from .moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_src
+from rules.cards import KING, aisleriot_card_str, card_str
+from rules.deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
+from rules.errors import InvalidDealError, listing
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome
+from rules.layout import Layout
+from rules._jit import cached_jit, jit
+from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_src
 
 # ---- slots and state layout -----------------------------------------------------------------
 N_SLOTS = 13

@@ -10,12 +10,12 @@ each resulting position exactly.
 import os
 from dataclasses import dataclass, field
 
-from .errors import AisleError, InvalidTraceError, clip, shorten
-from .game import Outcome
-from .layout import parse_layout
-from .moves import Move
-from .registry import get_game
-from .textfile import read_text
+from rules.errors import AisleError, InvalidTraceError, clip, shorten
+from rules.game import Outcome
+from rules.layout import parse_layout
+from rules.moves import Move
+from rules.registry import get_game
+from rules.textfile import read_text
 
 # Slot counts identify the game: each of the five has a different number of slots.
 _GAME_BY_SLOTS = {13: "clock", 16: "freecell", 11: "yukon", 12: "ten-across", 18: "zebra"}

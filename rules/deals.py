@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from ._jit import jit
-from .errors import InvalidSeedError, shorten
+from rules._jit import jit
+from rules.errors import InvalidSeedError, shorten
 
 MAX_AISLERIOT_SEED = 2**32 - 1
 MAX_MICROSOFT_DEAL = 2**33 - 1

@@ -69,15 +69,15 @@ import re
 
 import numpy as np
 
-from ._jit import jit
-from .cards import EMPTY, RANKS, SUITS, card_str, parse_card
-from .cards import colour as _red, rank as _rank, suit as _suit
-from .deals import aisleriot_shuffle, microsoft_deal
-from .errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
+from rules._jit import jit
+from rules.cards import EMPTY, RANKS, SUITS, card_str, parse_card
+from rules.cards import colour as _red, rank as _rank, suit as _suit
+from rules.deals import aisleriot_shuffle, microsoft_deal
+from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
                      listing, shorten)
-from .game import STATE_DTYPE, Game, Kernels, State
-from .layout import Layout
-from .moves import DBL, DRAG, Move, encode
+from rules.game import STATE_DTYPE, Game, Kernels, State
+from rules.layout import Layout
+from rules.moves import DBL, DRAG, Move, encode
 
 # ---------------------------------------------------------------------------------------------
 # Constants and the state layout
@@ -256,7 +256,7 @@ def _send_home(state, h, card):
     _add_score(state)
 
 
-send_home = _send_home      # public name: solvers.freecell plays drags to a homecell with it
+send_home = _send_home      # public name: solvers.games.freecell plays drags to a homecell with it
 
 
 @jit

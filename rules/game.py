@@ -28,11 +28,11 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .deals import check_aisleriot_seed
-from .errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
+from rules.deals import check_aisleriot_seed
+from rules.errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
                      InvalidStateError, clip, shorten)
-from .layout import Layout, check_layout, parse_layout
-from .moves import Move
+from rules.layout import Layout, check_layout, parse_layout
+from rules.moves import Move
 
 STATE_DTYPE = np.int16
 
@@ -213,7 +213,7 @@ def _slot_text(slot):
 
 
 def _pretty(card):
-    from .cards import card_str
+    from rules.cards import card_str
 
     return card_str(card)
 
@@ -360,13 +360,13 @@ class State:
     # ---- what a player sees, and pictures ---------------------------------------------------
     def observation(self):
         """What a player at the table has seen of this game (:mod:`rules.observation`)."""
-        from .observation import observe
+        from rules.observation import observe
 
         return observe(self)
 
     def to_svg(self, **kwargs) -> str:
-        """The position drawn as Aisleriot lays it out, as SVG text (:mod:`rules.svg`)."""
-        from .svg import state_to_svg
+        """The position drawn as Aisleriot lays it out, as SVG text (:mod:`rules.pictures.svg`)."""
+        from rules.pictures.svg import state_to_svg
 
         return state_to_svg(self, **kwargs)
 

@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import aisleriot_card_str, parse_card
-from .errors import InvalidCardError, InvalidDealError, shorten
+from rules.cards import aisleriot_card_str, parse_card
+from rules.errors import InvalidCardError, InvalidDealError, shorten
 
 MAX_SLOTS = 64          # more than any game has; longer texts are refused before any work
 MAX_CARDS = 104         # two decks (Zebra)

@@ -6,8 +6,8 @@ integer: it prints in Aisleriot's vocabulary and parses back.
 """
 from typing import NamedTuple
 
-from ._jit import jit
-from .errors import IllegalMoveError, shorten
+from rules._jit import jit
+from rules.errors import IllegalMoveError, shorten
 
 DRAG, CLICK, DBL = 0, 1, 2
 KIND_NAMES = ("drag", "click", "dbl")

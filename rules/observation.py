@@ -36,16 +36,16 @@ leaves those out unless the unseen cards leave just one possibility.
 """
 import numpy as np
 
-from .cards import card_str
-from .game import STATE_DTYPE, Outcome, State
-from .moves import CLICK, DBL, DRAG, Move
+from rules.cards import card_str
+from rules.game import STATE_DTYPE, Outcome, State
+from rules.moves import CLICK, DBL, DRAG, Move
 
 HIDDEN = -2           # an array entry the player cannot know (EMPTY is -1)
 
 
 # ---- which entries are hidden, per game ------------------------------------------------------
 def _yukon_hidden(state):
-    from . import yukon as yk
+    from rules import yukon as yk
 
     a = state.array
     out = []
@@ -56,7 +56,7 @@ def _yukon_hidden(state):
 
 
 def _ten_across_hidden(state):
-    from . import ten_across as ta
+    from rules import ten_across as ta
 
     a = state.array
     out = []
@@ -67,14 +67,14 @@ def _ten_across_hidden(state):
 
 
 def _clock_hidden(state):
-    from . import clock as ck
+    from rules import clock as ck
 
     up = state.array[ck.UP:ck.UP + ck.N_SLOTS * ck.PILE]
     return [ck.CARDS + i for i in np.flatnonzero(up == 0).tolist()]
 
 
 def _zebra_hidden(state):
-    from . import zebra as zb
+    from rules import zebra as zb
 
     if zebra_stock_remembered(state):
         return []
@@ -84,7 +84,7 @@ def _zebra_hidden(state):
 def zebra_stock_remembered(state):
     """True if the state's history holds Zebra's redeal: the stock is then the waste the player
     watched being dealt, in the same order."""
-    from . import zebra as zb
+    from rules import zebra as zb
 
     for move, before in state._history:
         if move.kind == CLICK and before[zb.STOCK_LEN] == 0 and before[zb.WASTE_LEN] > 0:
@@ -123,7 +123,7 @@ def observe(state):
 
 # ---- moves whose legality would depend on a hidden card (hand-made layouts only) -------------
 def _ten_across_blind_drop(array, move):
-    from . import ten_across as ta
+    from rules import ten_across as ta
 
     if move.kind != DRAG or move.dst < ta.FIRST_PILE:
         return False
@@ -133,7 +133,7 @@ def _ten_across_blind_drop(array, move):
 
 
 def _clock_blind_place(array, move):
-    from . import clock as ck
+    from rules import clock as ck
 
     if array[ck.UP + ck.PILE * ck.CENTRE + ck.PILE - 1] != 0:
         return False

@@ -1,7 +1,7 @@
 """Games by name.  Game modules are imported on first use, so importing ``rules`` stays cheap."""
 import importlib
 
-from .errors import UnknownGameError, shorten
+from rules.errors import UnknownGameError, shorten
 
 _MODULES = {
     "clock": "rules.clock",

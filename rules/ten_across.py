@@ -50,13 +50,13 @@ merge them at the cost of sorting ten piles per hash).  The option is hashed too
 """
 import numpy as np
 
-from .cards import EMPTY, aisleriot_card_str
-from .deals import AisleriotRandom, shuffle_many
-from .errors import InvalidDealError, InvalidStateError, listing
-from .game import STATE_DTYPE, Game, Kernels
-from .layout import Layout
-from ._jit import jit
-from .moves import DRAG, encode, move_dst, move_n, move_src
+from rules.cards import EMPTY, aisleriot_card_str
+from rules.deals import AisleriotRandom, shuffle_many
+from rules.errors import InvalidDealError, InvalidStateError, listing
+from rules.game import STATE_DTYPE, Game, Kernels
+from rules.layout import Layout
+from rules._jit import jit
+from rules.moves import DRAG, encode, move_dst, move_n, move_src
 
 # ---- slots and state layout -----------------------------------------------------------------
 N_SPOTS = 2

@@ -10,7 +10,7 @@ import gzip
 import os
 import zlib
 
-from .errors import UnreadableFileError, clip, shorten
+from rules.errors import UnreadableFileError, clip, shorten
 
 MAX_TEXT_BYTES = 1 << 20     # 1 MiB: a board, layout or solution is a few kB at most
 

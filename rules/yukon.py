@@ -33,14 +33,14 @@ Choices where the spec is silent:
 """
 import numpy as np
 
-from .cards import EMPTY, aisleriot_card_str
-from .cards import colour as _colour, rank as _rank, suit as _suit
-from .deals import AisleriotRandom
-from .errors import InvalidDealError, listing, shorten
-from .game import STATE_DTYPE, Game, Kernels, Outcome
-from .layout import Layout
-from ._jit import jit
-from .moves import DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
+from rules.cards import EMPTY, aisleriot_card_str
+from rules.cards import colour as _colour, rank as _rank, suit as _suit
+from rules.deals import AisleriotRandom
+from rules.errors import InvalidDealError, listing, shorten
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome
+from rules.layout import Layout
+from rules._jit import jit
+from rules.moves import DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
 
 # ---------------------------------------------------------------------------------------------
 # Constants and state layout

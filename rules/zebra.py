@@ -60,13 +60,13 @@ Choices where the spec is silent (checked against ``../shared/conformance/zebra.
 """
 import numpy as np
 
-from ._jit import jit
-from .cards import aisleriot_card_str, card_str, colour, rank
-from .deals import AisleriotRandom
-from .errors import InvalidDealError, listing, shorten
-from .game import Game, Kernels, Outcome, STATE_DTYPE
-from .layout import Layout
-from .moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
+from rules._jit import jit
+from rules.cards import aisleriot_card_str, card_str, colour, rank
+from rules.deals import AisleriotRandom
+from rules.errors import InvalidDealError, listing, shorten
+from rules.game import Game, Kernels, Outcome, STATE_DTYPE
+from rules.layout import Layout
+from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
 
 # ---- slots and state layout --------------------------------------------------------------------
 N_SLOTS = 18

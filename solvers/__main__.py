@@ -1,3 +1,3 @@
-from .cli import main
+from solvers.cli.main import main
 
 raise SystemExit(main())

@@ -1,5 +1,5 @@
 """Reference forms for the Freecell solver tests: the whole-position versions that the fused
-kernel's incremental pieces (:mod:`solvers.freecell.moves`, :mod:`solvers.freecell.columns`)
+kernel's incremental pieces (:mod:`solvers.games.freecell.moves`, :mod:`solvers.games.freecell.columns`)
 are checked against.  Plain Python over the kernels' building blocks: slow and obvious.
 
 * :func:`legal_fast`, :func:`apply_fast` -- the fused kernel's move list and apply on any
@@ -13,9 +13,9 @@ import numpy as np
 
 from rules import freecell as fc
 from rules.cards import EMPTY
-from solvers.freecell.columns import col_parts, h_from_shares, hash_finish
-from solvers.freecell.moves import apply_child, legal_masked
-from solvers.freecell.plug import foundation_count
+from solvers.games.freecell.columns import col_parts, h_from_shares, hash_finish
+from solvers.games.freecell.moves import apply_child, legal_masked
+from solvers.games.freecell.plug import foundation_count
 
 
 def legal_fast(state, buf, pruned=False):

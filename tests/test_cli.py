@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from solvers.cli import main
+from solvers.cli.main import main
 
 
 def run(capsys, *argv):
@@ -108,7 +108,7 @@ def test_solve_exit_codes(capsys):
 
 @pytest.mark.parametrize("flag, shown", [("--progress", True), ("--no-progress", False)])
 def test_solve_counts_positions_on_a_progress_bar(capsys, monkeypatch, flag, shown):
-    from solvers import cli
+    from solvers.cli import main as cli
     bars = []
 
     class Bar:

@@ -5,8 +5,8 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solvers.cli import main
-from solvers.cli_common import MAX_MESSAGE
+from solvers.cli.main import main
+from solvers.cli.common import MAX_MESSAGE
 
 COMMANDS = ["deal", "play", "solve", "verify", "conformance", "winrate", "report"]
 GAMES = ["clock", "freecell", "yukon", "ten-across", "zebra"]

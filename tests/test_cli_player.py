@@ -3,10 +3,10 @@ import json
 
 import pytest
 
-import solvers.cli as cli
+import solvers.cli.main as cli
 from rules import get_game
 from rules.registry import get_referee
-from solvers.store import ResultsStore
+from solvers.studies.store import ResultsStore
 
 
 def run(capsys, monkeypatch, *argv):
@@ -147,7 +147,7 @@ def test_analyze_tells_winning_from_losing_moves():
     # Along the solver's winning line of Ten Across seed 1, the first position with a losing move:
     # the line's own move must be listed as winnable there.
     from solvers import get_solver
-    from solvers.cli_player import analyze
+    from solvers.cli.player import analyze
 
     state = get_game("ten-across").deal(1)
     for move in get_solver("ten-across").solve(state).moves:

@@ -17,18 +17,18 @@ from rules import get_game
 from rules.moves import DBL, DRAG, Move
 from rules.referee.freecell import Referee
 from solvers import get_solver
-from solvers.base import check_limits
-from solvers.freecell import SOLVER, ms_deal_array, replay_atomic
-from solvers.freecell import plug as fp
-from solvers.freecell.batch import solve_batch
-from solvers.freecell.columns import col_share
-from solvers.freecell.fused import FreecellBestFirst
-from solvers.freecell.moves import apply_child, drag_to_row, need_bits, need_mask
-from solvers.freecell.portfolio import METHODS, Portfolio
-from solvers.freecell.rows import REC
-from solvers.freecell.solver import referee_atomic_length
-from solvers.result import SOLVED, SolutionError, SolveResult
-from solvers.search import DFS, BestFirst, Limits
+from solvers.core.solver import check_limits
+from solvers.games.freecell import SOLVER, ms_deal_array, replay_atomic
+from solvers.games.freecell import plug as fp
+from solvers.games.freecell.batch import solve_batch
+from solvers.games.freecell.columns import col_share
+from solvers.games.freecell.fused import FreecellBestFirst
+from solvers.games.freecell.moves import apply_child, drag_to_row, need_bits, need_mask
+from solvers.games.freecell.portfolio import METHODS, Portfolio
+from solvers.games.freecell.rows import REC
+from solvers.games.freecell.solver import referee_atomic_length
+from solvers.core.result import SOLVED, SolutionError, SolveResult
+from solvers.core.search import DFS, BestFirst, Limits
 
 GAME = get_game("freecell")
 HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_MAIN_BREAKS, fp.HW_NO_BURIED,
@@ -413,9 +413,9 @@ def test_solve_columns_of_microsoft_deals_take_the_batch_path():
 REFCOUNT_SCRIPT = textwrap.dedent(r"""
     import json
     from rules import get_game
-    from solvers.freecell import fused
-    from solvers.freecell.plug import HW_MAIN
-    from solvers.search import Limits
+    from solvers.games.freecell import fused
+    from solvers.games.freecell.plug import HW_MAIN
+    from solvers.core.search import Limits
 
     fused.FreecellBestFirst(HW_MAIN, Limits(), (1, 1)).run(get_game("freecell").deal(617).array)
     counts = {}
@@ -432,7 +432,7 @@ REFCOUNT_SCRIPT = textwrap.dedent(r"""
 @pytest.mark.slow
 def test_the_fused_kernels_helpers_update_no_reference_counts(tmp_path):
     """Compiled afresh, no helper the kernel calls per node or per child updates a reference
-    count of its array arguments (solvers/freecell/inlining.py says why that matters)."""
+    count of its array arguments (solvers/games/freecell/inlining.py says why that matters)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", REFCOUNT_SCRIPT], capture_output=True,
                           text=True, timeout=900, env=env)

@@ -185,7 +185,7 @@ def test_move_codes_never_crash(code):
 @FUZZ
 @given(data=st.data())
 def test_seed_ranges_never_crash(data):
-    from solvers.seeds import parse_seeds
+    from solvers.studies.seeds import parse_seeds
 
     text = data.draw(st.sampled_from(["1-1000,5000,7000-7100", "42", "0-4294967295", "8589934591"]).flatmap(any_text))
     for numbering in ("aisleriot", "microsoft"):
@@ -196,7 +196,7 @@ def test_seed_ranges_never_crash(data):
     "1-" + "9" * 5000, "9" * 5000, "x" * 5_000_000, "1-5," * 1_000_000 + "x", b"12", "5-1", "", ",", "-",
     "1--2", "\u0661\u0662"])
 def test_seed_range_edge_cases_are_refused_in_one_short_line(seeds):
-    from solvers.seeds import parse_seeds
+    from solvers.studies.seeds import parse_seeds
 
     from rules.errors import InvalidSeedError
 

@@ -33,13 +33,13 @@ def test_digest_covers_every_source_file(tmp_path):
 
 
 def test_library_kernels_carry_the_stamp():
-    import solvers.freecell.moves as freecell_moves
+    import solvers.games.freecell.moves as freecell_moves
     from rules.clock import _play_many_parallel
-    from solvers.search import dfs_kernel
-    from solvers.yukon.classes import class_legal
+    from solvers.core.search import dfs_kernel
+    from solvers.games.yukon.classes import class_legal
     leaves = [f for f in vars(freecell_moves).values()
               if getattr(f, "targetoptions", {}).get("forceinline")]
-    assert leaves, "no jit_leaf kernel found in solvers.freecell.moves"
+    assert leaves, "no jit_leaf kernel found in solvers.games.freecell.moves"
     for kernel in [class_legal, dfs_kernel, _play_many_parallel, *leaves]:
         stamp = kernel._cache._cache_file._source_stamp
         assert isinstance(stamp, tuple) and stamp[1] == SOURCES_DIGEST, kernel

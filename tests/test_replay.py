@@ -1,4 +1,4 @@
-"""The replay page (solvers/replay.py) and the ``show``/``replay`` commands (solvers/cli_pictures.py),
+"""The replay page (rules/pictures/replay.py) and the ``show``/``replay`` commands (solvers/cli/pictures.py),
 checked without a browser: the page's data holds every position, the script is the one the
 Content-Security-Policy allows, and nothing in the page points outside it."""
 import base64
@@ -12,8 +12,8 @@ import pytest
 
 from rules import get_game
 from rules.errors import IllegalMoveError
-from solvers.cli import main
-from solvers.replay import play_moves, replay_html
+from solvers.cli.main import main
+from rules.pictures.replay import play_moves, replay_html
 
 SVG = "{http://www.w3.org/2000/svg}"
 

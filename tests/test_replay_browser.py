@@ -14,7 +14,7 @@ import time
 import pytest
 
 from rules import get_game
-from solvers.replay import play_moves, replay_html
+from rules.pictures.replay import play_moves, replay_html
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import solvers.search as core
+import solvers.core.search as core
 from rules._jit import jit
 from rules.registry import get_game
-from solvers.search import DEAD_END, DFS, GamePlug, Limits, search
-from solvers.table import MAX_LOAD, heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
-from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import solver_root
+from solvers.core.search import DEAD_END, DFS, GamePlug, Limits, search
+from solvers.core.table import MAX_LOAD, heap_pop, heap_push, new_table, rehash, tt_find, tt_insert
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.solver import solver_root
 
 N = 6
 MAX_MOVES = N - 2  # one rotation per start position i = 0..N-3

@@ -11,8 +11,9 @@ import pytest
 
 from rules import InvalidOptionError, get_game
 from rules.errors import InvalidDealError
-from solvers import base, get_solver, pool
-from solvers.pool import WorkerError, run_in_workers
+from solvers import get_solver
+from solvers.core import solver as base, workers as pool
+from solvers.core.workers import WorkerError, run_in_workers
 
 
 def same(a, b):

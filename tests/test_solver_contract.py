@@ -1,4 +1,4 @@
-"""The one solver contract (solvers.base.Solver), checked the same way for all five games."""
+"""The one solver contract (solvers.core.solver.Solver), checked the same way for all five games."""
 import time
 
 import numpy as np
@@ -6,9 +6,10 @@ import pytest
 
 from rules import AisleError, GAME_NAMES, InvalidOptionError, InvalidStateError, get_game
 from rules.moves import Move
-from solvers import base, get_solver
-from solvers.base import Solver, check_limits
-from solvers.result import VERDICT_CODES, VERDICTS
+from solvers import get_solver
+from solvers.core import solver as base
+from solvers.core.solver import Solver, check_limits
+from solvers.core.result import VERDICT_CODES, VERDICTS
 
 SEEDS = {"clock": [1, 52, 3], "freecell": [1, 2, 3], "yukon": [1, 2, 67],
          "ten-across": [1, 2, 5], "zebra": [1, 2, 3]}
@@ -151,7 +152,7 @@ def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsy
 
 
 def test_verify_refuses_what_is_not_a_win(solver):
-    from solvers.result import SolutionError
+    from solvers.core.result import SolutionError
 
     results = [solver.solve(seed) for seed in SEEDS[solver.GAME]]
     for result in results:

@@ -1,4 +1,4 @@
-"""Depth-first search continued on several threads (solvers/split_dfs.py): the same verdicts
+"""Depth-first search continued on several threads (solvers/core/split_dfs.py): the same verdicts
 as one thread, solutions that replay, limits kept, on the core's toy puzzle and on Yukon, Ten
 Across and Zebra."""
 import numpy as np
@@ -6,13 +6,14 @@ import pytest
 
 from rules.errors import InvalidOptionError
 from rules.moves import Move
-from solvers import get_solver, zebra
-from solvers.cli import main as cli_main
-from solvers.result import SolveResult, replay_with_referee
-from solvers.search import DFS, Limits
-from solvers.split_dfs import SplitDFS, run_dfs
-from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import solver_root
+from solvers import get_solver
+from solvers.games import zebra
+from solvers.cli.main import main as cli_main
+from solvers.core.result import SolveResult, replay_with_referee
+from solvers.core.search import DFS, Limits
+from solvers.core.split_dfs import SplitDFS, run_dfs
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.solver import solver_root
 
 from test_search import EVEN, N, ODD, plug, replay, toy_apply, toy_heuristic_marking
 from test_yukon_solver import assert_class_line_wins

@@ -1,4 +1,4 @@
-"""Pictures of positions (rules/svg.py): valid SVG, one element per card, faces, colours, the
+"""Pictures of positions (rules/pictures/svg.py): valid SVG, one element per card, faces, colours, the
 last move's cards, and every card inside the picture."""
 import random
 import xml.etree.ElementTree as ET
@@ -9,7 +9,7 @@ from rules import GAME_NAMES, get_game
 from rules.cards import card_str
 from rules.errors import InvalidStateError
 from rules.layout import Layout
-from rules.svg import CARD_H, CARD_W, moved_cards, picture_size
+from rules.pictures.svg import CARD_H, CARD_W, moved_cards, picture_size
 
 SVG = "{http://www.w3.org/2000/svg}"
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}

@@ -13,9 +13,9 @@ from rules import ten_across as ta
 from rules._jit import jit
 from rules.errors import InvalidOptionError
 from rules.registry import get_game
-from solvers import ten_across as tas
-from solvers.result import SolutionError
-from solvers.search import DFS, GamePlug, Limits
+from solvers.games import ten_across as tas
+from solvers.core.result import SolutionError
+from solvers.core.search import DFS, GamePlug, Limits
 
 GAME = get_game("ten-across")
 SOLVABLE_ON = (5, 9, 11, 24, 27, 30, 33, 37, 40, 42)

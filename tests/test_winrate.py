@@ -16,12 +16,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import AisleError, InvalidSeedError
-from solvers import cli_winrate, dispatch
-from solvers.cli import main as cli_main
-from solvers.seeds import SeedSet, parse_seeds
-from solvers.stats import running_interval, wilson_interval, win_rate
-from solvers.store import ResultsStore, StoreError
-from solvers.winrate import estimate_win_rate, format_table, plot_title, summarize
+from solvers.cli import winrate as cli_winrate
+from solvers.studies import dispatch
+from solvers.cli.main import main as cli_main
+from solvers.studies.seeds import SeedSet, parse_seeds
+from solvers.studies.stats import running_interval, wilson_interval, win_rate
+from solvers.studies.store import ResultsStore, StoreError
+from solvers.studies.winrate import estimate_win_rate, format_table, plot_title, summarize
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -348,8 +349,8 @@ def test_bad_command_line_values_exit_2(capsys):
 
 
 def test_aisle_command_has_winrate_and_report():
-    """``aisle`` itself must offer the subcommands (solvers.cli calls cli_winrate.register)."""
-    from solvers.cli import build_parser
+    """``aisle`` itself must offer the subcommands (solvers.cli.main calls cli_winrate.register)."""
+    from solvers.cli.main import build_parser
 
     args = build_parser().parse_args(["winrate", "clock", "--seeds", "1-10"])
     assert args.func is cli_winrate.cmd_winrate
@@ -393,7 +394,7 @@ def test_cannot_reach_a_dask_scheduler_is_an_aisle_error():
 def test_failed_dask_connections_in_a_row_never_hang():
     """A half-built Client finalised by the collector inside the next Client's start-up
     deadlocked distributed's loop runner (within a few dozen failed connections)."""
-    code = ("from solvers.winrate import estimate_win_rate\n"
+    code = ("from solvers.studies.winrate import estimate_win_rate\n"
             "from rules.errors import AisleError\n"
             "for i in range(40):\n"
             "    for a in ('nonsense address', 'tcp://', 'local:x'):\n"
@@ -405,7 +406,7 @@ def test_failed_dask_connections_in_a_row_never_hang():
 
 
 def test_malformed_batches_are_never_stored(tmp_path):
-    from solvers.base import empty_columns
+    from solvers.core.solver import empty_columns
 
     with ResultsStore(tmp_path / "b.sqlite") as store:
         run = store.run_id(dispatch.make_settings("zebra"))
@@ -467,7 +468,7 @@ def test_the_summary_line_says_what_was_run_and_what_was_already_stored(tmp_path
 
 # ---- settings a later version adds (such as who plays) -----------------------------------------------
 def test_a_new_setting_left_at_its_default_keeps_old_runs(tmp_path):
-    from solvers.store import settings_key
+    from solvers.studies.store import settings_key
 
     db = tmp_path / "r.sqlite"
     old = estimate_win_rate("clock", "1-100", db=db, jobs=1)

@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from solvers.winrate import estimate_win_rate
+from solvers.studies.winrate import estimate_win_rate
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 MARKER = "AISLE_TEST_RUN_MARKER"

@@ -14,28 +14,28 @@ from rules.game import Outcome
 from rules.moves import Move
 from rules.registry import get_game
 from solvers import get_solver
-from solvers.result import SolutionError
-from solvers.search import C_SP, DEAD_END, DFS, Limits
-from solvers.yukon import SOLVER
-from solvers.yukon.cards import PARENTS, home_height, twin
-from solvers.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
+from solvers.core.result import SolutionError
+from solvers.core.search import C_SP, DEAD_END, DFS, Limits
+from solvers.games.yukon import SOLVER
+from solvers.games.yukon.cards import PARENTS, home_height, twin
+from solvers.games.yukon.classes import (CLASS_MAX_MOVES, K_MAX, MEMBER_SHIFT, build_member,
                                    class_apply, class_child_hashes, class_hashes, expand_code,
                                    joints)
-from solvers.yukon.dead_end import dead_end
-from solvers.yukon.hashing import child_hashes, hash1, hash2, refresh
-from solvers.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
-from solvers.yukon.pair_memo import (ENTRY, MERGED, MERGES, REFUTED, REUSED, SETS, TESTS, WAYS,
+from solvers.games.yukon.dead_end import dead_end
+from solvers.games.yukon.hashing import child_hashes, hash1, hash2, refresh
+from solvers.games.yukon.heuristic import NOISE_SCALE, heuristic, noise_amp, score
+from solvers.games.yukon.pair_memo import (ENTRY, MERGED, MERGES, REFUTED, REUSED, SETS, TESTS, WAYS,
                                      _ENTRIES_AT, _facts_in, _kept_position, _stage_key, attach,
                                      memo_address, memo_dead_end, new_memo, stage_signature)
-from solvers.yukon.pairs import (MAX_ACTIONS, MAX_FACTS, A_WIDTH, ROWS, WORDS, _HOME, _IDS,
+from solvers.games.yukon.pairs import (MAX_ACTIONS, MAX_FACTS, A_WIDTH, ROWS, WORDS, _HOME, _IDS,
                                  fixpoint, pair_dead_end, task)
-from solvers.yukon.triples import triple_dead_end
-from solvers.yukon.moves import (OPEN_RULES, apply, is_foundation, king_room_move, legal,
+from solvers.games.yukon.triples import triple_dead_end
+from solvers.games.yukon.moves import (OPEN_RULES, apply, is_foundation, king_room_move, legal,
                                  safe_home, solver_moves)
-from solvers.yukon.plugs import PLUGS
-from solvers.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, _pair_search, engine_moves,
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.solver import (LEAD_NODES, PROBE_NODES, PROBES, _pair_search, engine_moves,
                                   never_lost, solver_root)
-from solvers.yukon.state import SALT, STAGE
+from solvers.games.yukon.state import SALT, STAGE
 
 GAME = get_game("yukon")
 FAST_SEEDS = (1, 2, 3, 9, 11, 13)
@@ -642,7 +642,7 @@ def _check_class_covers(a):
     every member (the reference's natural-cut class) and every move ``legal`` lists there, the
     child is in the class, in the class of a listed child, or a dead end.  Returns whether the
     class was searched as one node with moves of other members."""
-    from solvers.yukon.plugs import legal_class_search
+    from solvers.games.yukon.plugs import legal_class_search
     root = solver_root(a)
     buf = np.empty(CLASS_MAX_MOVES, np.int32)
     n = legal_class_search(root, buf)
@@ -789,7 +789,7 @@ def test_class_moves_cover_classes_on_hard_proof_paths():
     listed cover the class, and the paths meet moves that only members two switches or more
     away list (a move a switch makes new is left out when another member one switch nearer
     lists it; these are the ones no such member lists)."""
-    from solvers.yukon.plugs import legal_class_search
+    from solvers.games.yukon.plugs import legal_class_search
     buf = np.empty(CLASS_MAX_MOVES, np.int32)
     far = 0
     for seed in (627, 963):
@@ -909,7 +909,7 @@ def test_twin_swap_needs_king_chains():
 
 
 def _check_pair_search(a, nodes=300_000):
-    """The pair search's verdict (the class search with a memo, :mod:`solvers.yukon.pair_memo`),
+    """The pair search's verdict (the class search with a memo, :mod:`solvers.games.yukon.pair_memo`),
     its solution replayed move by move as engine moves, and its memo."""
     memo = new_memo()
     root = solver_root(a)
@@ -1097,7 +1097,7 @@ def test_class_search_meets_members_on_small_positions():
     member bits) on solvable and unsolvable positions."""
     def member_moves(a):
         buf = np.empty(PLUGS["open_class"].max_moves, np.int32)
-        from solvers.yukon.plugs import legal_class_search
+        from solvers.games.yukon.plugs import legal_class_search
         n = legal_class_search(solver_root(a), buf)
         return any(int(c) >> MEMBER_SHIFT for c in buf[:n])
     for verdict in ("solved", "unsolvable"):        # any example will do: none is shrunk

@@ -13,8 +13,8 @@ from rules import zebra as Z
 from rules.layout import Layout, parse_layout
 from rules.moves import CLICK, DRAG, Move
 from rules.referee.zebra import Referee
-from solvers import zebra as zs
-from solvers.result import SolutionError
+from solvers.games import zebra as zs
+from solvers.core.result import SolutionError
 
 GAME = get_game("zebra")
 ACE_ORDER = (0, 13, 26, 39, 0, 13, 26, 39)   # Ac Ad Ah As Ac Ad Ah As

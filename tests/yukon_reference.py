@@ -1,5 +1,5 @@
 """Reference kernels for the Yukon solver tests: the slow, obvious forms the fast kernels of
-:mod:`solvers.yukon` are checked against, and the unpruned searches.
+:mod:`solvers.games.yukon` are checked against, and the unpruned searches.
 
 * :func:`dead_end_sweep` -- the dead-end test by plain sweeps over the piles, the twin-pair
   rule on built positions (the argument is in docs/yukon.md, "Dead ends");
@@ -15,15 +15,15 @@ import numpy as np
 from rules import yukon as yk
 from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
-from solvers.search import GamePlug
+from solvers.core.search import GamePlug
 from rules.cards import colour as is_red, rank
-from solvers.yukon.cards import bit, home_height, twin
-from solvers.yukon.dead_end import blocker_scan, dead_end, stuck_for_ever, stuck_set
-from solvers.yukon.hashing import hash1, hash2
-from solvers.yukon.heuristic import score
-from solvers.yukon.moves import OPEN_RULES, UNPRUNED, apply, legal, won
-from solvers.yukon.plugs import cost
-from solvers.yukon.state import SOLVER_STATE_SIZE
+from solvers.games.yukon.cards import bit, home_height, twin
+from solvers.games.yukon.dead_end import blocker_scan, dead_end, stuck_for_ever, stuck_set
+from solvers.games.yukon.hashing import hash1, hash2
+from solvers.games.yukon.heuristic import score
+from solvers.games.yukon.moves import OPEN_RULES, UNPRUNED, apply, legal, won
+from solvers.games.yukon.plugs import cost
+from solvers.games.yukon.state import SOLVER_STATE_SIZE
 
 
 # ---- the move lists ------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def fixpoint_dead_end(a):
 # ---- the dead-end test by sweeps -----------------------------------------------------------
 @jit
 def dead_end_sweep(state, held_rule=True):
-    """Reference form of :func:`solvers.yukon.dead_end.dead_end`: the fixpoint by plain sweeps
+    """Reference form of :func:`solvers.games.yukon.dead_end.dead_end`: the fixpoint by plain sweeps
     (:func:`sweep_stuck`) and the twin-pair rule on built positions (without ``held_rule``:
     no card held, :func:`held_cards`)."""
     stuck = sweep_stuck(state, held_rule)

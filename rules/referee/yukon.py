@@ -4,10 +4,10 @@ Slots are lists of ``(card, face_up)`` bottom to top, exactly as in a layout; no
 with the Numba kernels in ``rules/yukon.py``.  The hint (spec 5.6) is a literal transcription on
 top-first lists, slices included.
 """
-from ..cards import rank, suit, colour
-from ..errors import IllegalMoveError, InvalidOptionError
-from ..game import Outcome
-from ..layout import Layout
+from rules.cards import rank, suit, colour
+from rules.errors import IllegalMoveError, InvalidOptionError
+from rules.game import Outcome
+from rules.layout import Layout
 
 FOUNDATIONS = [0, 8, 9, 10]
 TABLEAU = [1, 2, 3, 4, 5, 6, 7]

@@ -18,10 +18,10 @@ Freecell hides nothing, so its default player is the solver itself (``thoughtful
 not peek there).
 """
 from rules.errors import InvalidOptionError
-from .greedy import GreedyPlayer
-from .pimc import PimcPlayer
-from .play import DEFAULT_MAX_MOVES, GameRecord, play_game
-from .thoughtful import ThoughtfulPlayer
+from solvers.players.greedy import GreedyPlayer
+from solvers.players.pimc import PimcPlayer
+from solvers.players.play import DEFAULT_MAX_MOVES, GameRecord, play_game
+from solvers.players.thoughtful import ThoughtfulPlayer
 
 PLAYERS = {cls.name: cls for cls in (GreedyPlayer, PimcPlayer, ThoughtfulPlayer)}
 PLAYER_NAMES = tuple(PLAYERS)

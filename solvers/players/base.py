@@ -14,7 +14,7 @@ import numpy as np
 
 from rules.errors import IllegalMoveError, InvalidOptionError
 from rules.observation import Observation
-from . import heuristics
+from solvers.players import heuristics
 
 
 def _whole(name, value, low=1):

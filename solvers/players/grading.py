@@ -14,7 +14,7 @@ measures how often a good no-peek player's sampling leads it to a win on this de
 card is hidden (Freecell) or there is no choice (Clock) every game is the same and every
 winnable deal is ``easy``.
 """
-from .play import play_game
+from solvers.players.play import play_game
 
 GAMES = 4
 EASY_SHARE, MEDIUM_SHARE = 0.75, 0.25
@@ -33,7 +33,7 @@ def grade_deal(state, games=GAMES, player=None, **params):
     """``(grade, won, records)`` for the deal ``state``: ``games`` games of ``player`` (default:
     the game's default player) with player seeds 0 .. games-1.  Every win is replayed by the
     referee before it counts."""
-    from . import default_player, get_player
+    from solvers.players import default_player, get_player
 
     name = player or default_player(state.game)
     records = []

@@ -4,7 +4,7 @@ It plays the legal move whose foreseen position (:meth:`Observation.view_after`)
 heuristic value of visible things (:mod:`.heuristics`), equal values broken at random from
 the player's seed.  Moves back to a position already met are left out while others remain.
 """
-from .base import Player, candidate_moves, ranked_by_value
+from solvers.players.base import Player, candidate_moves, ranked_by_value
 
 
 class GreedyPlayer(Player):

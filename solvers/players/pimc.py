@@ -34,8 +34,8 @@ node counts, never seconds.
 from rules.game import Outcome
 from rules.moves import Move
 from rules.observation import hidden_entries
-from ..result import SOLVED
-from .base import Player, candidate_moves, ranked_by_value
+from solvers.core.result import SOLVED
+from solvers.players.base import Player, candidate_moves, ranked_by_value
 
 DEFAULT_SAMPLES, DEFAULT_BUDGET, DEFAULT_CHECKS, DEFAULT_EXTEND = 10, 2000, 3, 3
 CLOSE_SHARE = 0.1           # two candidates this close (share of the worlds) are "close"
@@ -69,7 +69,7 @@ class PimcPlayer(Player):
 
     def tally(self, observation, ranked, rng):
         """The :class:`_Tally` over the sampled worlds, its candidates tried."""
-        from solvers import get_solver
+        from solvers.core.registry import get_solver
 
         tally = _Tally(get_solver(observation.game), ranked, self.params["budget"])
         samples = self.params["samples"]

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from rules.game import Outcome
-from ..result import SOLVED, SolutionError, SolveResult, replay_with_referee
+from solvers.core.result import SOLVED, SolutionError, SolveResult, replay_with_referee
 
 DEFAULT_MAX_MOVES = 1000
 WON, LOST, STUCK, ABORTED = "won", "lost", "stuck", "aborted"
@@ -35,8 +35,8 @@ class GameRecord:
 
     def verify(self):
         """Replay the moves from the start with the game's referee: True, or raise
-        :class:`solvers.result.SolutionError` (also for a game that was not won)."""
-        from solvers import get_solver
+        :class:`solvers.core.result.SolutionError` (also for a game that was not won)."""
+        from solvers.core.registry import get_solver
 
         if not self.won:
             raise SolutionError(f"only won games can be verified; this {self.game} game was "

@@ -10,8 +10,8 @@ out) it plays greedy moves for the rest of the game without solving again.
 """
 from rules.errors import InvalidOptionError
 from rules.observation import Observation
-from .base import Player
-from .greedy import GreedyPlayer
+from solvers.players.base import Player
+from solvers.players.greedy import GreedyPlayer
 
 DEFAULT_BUDGET = 3_000_000
 
@@ -54,7 +54,7 @@ class ThoughtfulPlayer(Player):
         return self._fallback.choose(state.observation())
 
     def _plan(self, state):
-        from solvers import get_solver
+        from solvers.core.registry import get_solver
 
         result = get_solver(state.game).solve(state, max_nodes=self.params["budget"])
         if self.last_verdict is None:

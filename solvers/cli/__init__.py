@@ -1,0 +1,1 @@
+"""The ``aisle`` command: argument parsing and printing around the library (``aisle --help``)."""

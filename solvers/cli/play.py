@@ -1,0 +1,124 @@
+"""``aisle play``: a whole game played by an auto-player, Clock's forced game, or random moves.
+
+``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|thoughtful] ...``
+prints the moves on stdout, one per line (``--show``: each position too, as the player sees it),
+and one summary line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
+bad input.  Without ``--player`` Clock keeps its forced-play report and ``--random`` its random
+walk; other games use the default player (``pimc``; Freecell: the solver, which hides nothing
+from it there).
+"""
+import json
+import random
+import sys
+
+from rules.errors import InvalidOptionError
+from solvers.cli.common import EXIT_UNSOLVABLE, Formatter, add_game_arg, add_position_args, start_state
+from solvers.cli.player import add_player_args, describe_start, make_player, move_text, start_fields
+
+EXIT_WON, EXIT_LOST = 0, EXIT_UNSOLVABLE
+
+
+def register(sub):
+    p = sub.add_parser(
+        "play", formatter_class=Formatter,
+        help="play a whole game with an auto-player (exit 0 won, 3 lost or stuck)",
+        description="Play a whole game automatically.  The no-peek players (pimc, greedy) see only "
+                    "what a person at the table sees; thoughtful plays the solver's line and peeks "
+                    "at hidden cards (an upper bound).  Moves on stdout, a summary line on stderr.  "
+                    "Exit 0: won; 3: lost or stuck; 2: bad input.")
+    add_game_arg(p)
+    add_position_args(p)
+    add_player_args(p)
+    p.add_argument("--show", action="store_true", help="print each position after its move")
+    p.add_argument("--format", choices=("aisleriot", "notation", "json"), default="aisleriot",
+                   help="moves as Aisleriot actions, in standard notation (freecell; Aisleriot "
+                        "actions otherwise), or one JSON document")
+    p.add_argument("--max-moves", type=int, default=1000,
+                   help="stop a game that has not ended after this many moves (stuck)")
+    p.add_argument("--random", action="store_true",
+                   help="instead: play uniformly random legal moves and show each position")
+    p.add_argument("--moves", type=int, default=20, help="with --random: maximum number of moves")
+    p.add_argument("--rng-seed", type=int, default=0, help="with --random: seed of the move picker")
+    p.set_defaults(func=cmd_play)
+
+
+def cmd_play(args):
+    game, state = start_state(args)
+    if args.random:
+        return _play_random(game, state, args)
+    if game.name == "clock" and args.player is None:
+        return _play_clock(state, args)
+    if args.max_moves < 1:
+        raise InvalidOptionError(f"--max-moves {args.max_moves} must be 1 or more")
+    return _play_auto(game, state, args)
+
+
+def _play_auto(game, state, args):
+    from solvers.players import play_game
+
+    player = make_player(args, game)
+    notation = game.notations[-1] if args.format == "notation" else "aisleriot"
+    shown = []
+
+    def on_move(move, after):
+        before = after.copy()
+        before.undo()
+        text = move_text(before, move, notation)
+        if args.format == "json":
+            shown.append((text, after.layout() if args.show else None))
+            return
+        print(text)
+        if args.show:
+            view = after if player.peeks else after.observation()
+            print(f"{view}\n", flush=True)
+
+    if args.show and args.format != "json":
+        print(f"{state if player.peeks else state.observation()}\n")
+    record = play_game(state, player, max_moves=args.max_moves, on_move=on_move)
+    if record.won:
+        record.verify()                     # the referee replays every win before it is reported
+    if args.format == "json":
+        out = {**start_fields(args, game, state), "player": record.player, "peeked": record.peeked,
+               "result": record.result, "reason": record.reason or None,
+               "moves": [text for text, _ in shown],
+               "length": len(record.moves), "seconds": round(record.seconds, 3)}
+        if args.show:
+            out["positions"] = [layout for _, layout in shown]
+        print(json.dumps(out, indent=2))
+    kind = "PEEKS at hidden cards" if record.peeked else "no peeking"
+    why = f" ({record.reason})" if record.reason else ""
+    print(f"# {game.name} {describe_start(args, game)}: {record.result}{why} after {len(record.moves)} "
+          f"moves, {record.seconds:.2f} s; player {player.label()}, {kind}", file=sys.stderr)
+    return EXIT_WON if record.won else EXIT_LOST
+
+
+def _play_clock(state, args):
+    from rules.clock import play
+
+    start = state.copy()
+    moves = play(state)
+    title = f"Aisleriot seed {args.seed}" if args.seed is not None else "given position"
+    print(f"Clock, {title}\n{start}\n")
+    print("Play: " + " ".join(str(m) for m in moves))
+    verdict = "won" if state.is_won() else "lost"
+    print(f"\n{state}\n\nResult: {verdict}, score {state.score}, {len(moves)} moves")
+    return 0
+
+
+def _play_random(game, state, args):
+    if args.moves < 0:
+        raise InvalidOptionError(f"--moves {args.moves} must be zero or more")
+    rng = random.Random(args.rng_seed)
+    title = f"seed {args.seed}" if args.seed is not None else "given position"
+    print(f"{game.title}, {title}\n{state}")
+    for ply in range(1, args.moves + 1):
+        moves = [] if state.is_over() else state.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        state.apply(move)
+        print(f"\n{ply}. {move}\n{state}")
+    print(f"\nResult: {state.outcome.name.lower()}, score {state.score}, "
+          f"{len(state.moves_played)} moves played")
+    return 0
+

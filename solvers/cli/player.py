@@ -1,0 +1,326 @@
+"""``aisle hint``, ``aisle analyze`` and ``aisle deals``: the auto-players on the command line.
+
+* ``hint GAME (SEED | --layout TEXT | --file FILE) [--player ...]`` prints the move the player
+  would make now.
+* ``analyze GAME (SEED | --layout | --file) [--timeout S]`` lists every move with the thoughtful
+  verdict of the position it leads to (winnable / lost / unknown; the solver sees every card)
+  and, where cards are hidden, the share of sampled worlds in which the move wins: which moves
+  keep this game winnable, as far as a player can tell.
+* ``deals GAME --winnable [--difficulty easy|medium|hard] [--count N] [--from SEED]`` prints
+  seeds the thoughtful solver proved winnable (its line replayed by the referee), each graded by
+  the share of no-peek games won on it (:mod:`solvers.players.grading`).
+
+Also the player arguments and helpers ``aisle play`` shares (:func:`add_player_args`,
+:func:`make_player`).  Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
+"""
+import json
+import sys
+
+import numpy as np
+
+from rules import get_game
+from rules.errors import InvalidOptionError
+from rules.game import Outcome
+from solvers.cli.winrate import DEFAULT_DB
+from solvers.players.grading import grade_of
+from solvers.core.result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
+from solvers.studies.seeds import parse_seeds
+from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
+                         add_position_args, parse_options, positive, start_state)
+
+EXIT_NO_MOVE = EXIT_UNSOLVABLE
+
+ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
+
+
+# ---- shared with ``aisle play`` ------------------------------------------------------------
+def add_player_args(p):
+    from solvers.players import PLAYER_NAMES
+
+    p.add_argument("--player", choices=PLAYER_NAMES, default=None,
+                   help="pimc (default; no peeking), greedy (one ply, no peeking) or thoughtful "
+                        "(the solver's line: PEEKS at hidden cards, an upper bound); freecell's "
+                        "default is thoughtful, which sees nothing hidden there")
+    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's random choices")
+    p.add_argument("--samples", type=positive(int, "a positive whole number"), default=None,
+                   help="pimc: worlds sampled per decision (default 10)")
+    p.add_argument("--budget", type=positive(int, "a positive whole number"), default=None,
+                   help="pimc: solver nodes per world (default 2000); thoughtful: nodes for its "
+                        "solve (default 3000000)")
+
+
+def make_player(args, game):
+    """The player the arguments name, for ``game`` (its default player when none is named)."""
+    from solvers.players import default_player, get_player
+
+    name = args.player or default_player(game)
+    params = {key: value for key, value in (("samples", args.samples), ("budget", args.budget))
+              if value is not None}
+    return get_player(name, seed=args.player_seed, **params)
+
+
+def describe_start(args, game):
+    if args.seed is not None:
+        return f"seed {args.seed}"
+    return "from --layout" if args.layout is not None else f"from {args.file}"
+
+
+def start_fields(args, game, state):
+    """The JSON fields that say where a command started, as ``aisle solve --format json`` has them."""
+    seeded = args.seed is not None
+    return {"game": game.name, "seed": int(args.seed) if seeded else None,
+            "numbering": (args.numbering or game.default_numbering) if seeded else None,
+            "start": state.layout()}
+
+
+def move_text(state, move, notation="aisleriot"):
+    """``move`` as text in the position ``state`` it is played from."""
+    return state.format_move(move, notation)
+
+
+def _choose(player, state):
+    if player.peeks:
+        return player.choose_peeking(state)
+    return player.choose(state.observation())
+
+
+# ---- hint ----------------------------------------------------------------------------------
+def cmd_hint(args):
+    game, state = start_state(args)
+    if state.is_over() or not state.legal_moves(distinct=True):
+        print(f"# no move: the game is {state.outcome.name.lower()}"
+              f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
+        return EXIT_NO_MOVE
+    player = make_player(args, game)
+    move = _choose(player, state)
+    notation = game.notations[-1] if args.format == "notation" else "aisleriot"
+    print(move_text(state, move, notation))
+    detail = ""
+    if getattr(player, "last_worlds", 0):
+        detail = f"; it wins {player.last_wins.get(move, 0)} of {player.last_worlds} sampled worlds"
+    peek = " (PEEKS at hidden cards)" if player.peeks and state.observation().hidden_count else ""
+    print(f"# {game.name} {describe_start(args, game)}: {player.label()}{peek}{detail}",
+          file=sys.stderr)
+    return 0
+
+
+# ---- analyze -------------------------------------------------------------------------------
+def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET, seed=0):
+    """One row per move of the solver's move set: ``(move, verdict, won, worlds)`` -- the
+    thoughtful verdict of the position after the move (``winnable``, ``lost`` or ``unknown``)
+    and the sampled worlds (0 when nothing is hidden) in which the move was found to win."""
+    from solvers.core.registry import get_solver
+    from solvers.players.pimc import wins_after
+
+    solver = get_solver(state.game)
+    observation = state.observation()
+    worlds = []
+    if observation.hidden_count:
+        rng = np.random.default_rng(seed)
+        worlds = [observation.sample(rng) for _ in range(samples)]
+    rows = []
+    for move in observation.legal_moves(distinct=True):
+        child = state.copy()
+        child.apply(move)
+        if child.is_won():
+            verdict = "winnable"
+        elif child.outcome != Outcome.ONGOING:
+            verdict = "lost"
+        else:
+            result = solver.solve(child, timeout=timeout)
+            verdict = {"solved": "winnable", "unsolvable": "lost"}.get(result.verdict, "unknown")
+        won = sum(wins_after(solver, world, move, budget) for world in worlds)
+        rows.append((move, verdict, won, len(worlds)))
+    order = {"winnable": 0, "unknown": 1, "lost": 2}
+    rows.sort(key=lambda row: (order[row[1]], -row[2]))
+    return rows
+
+
+def cmd_analyze(args):
+    game, state = start_state(args)
+    if state.is_over() or not state.legal_moves(distinct=True):
+        print(f"# no move: the game is {state.outcome.name.lower()}", file=sys.stderr)
+        return EXIT_NO_MOVE
+    rows = analyze(state, args.timeout, args.samples, args.budget, args.player_seed)
+    if args.format == "json":
+        print(json.dumps({**start_fields(args, game, state), "timeout": args.timeout,
+                          "moves": [{"move": str(m), "thoughtful": verdict,
+                                     "worlds_won": won if n else None, "worlds": n or None}
+                                    for m, verdict, won, n in rows]}, indent=2))
+        return 0
+    hidden = rows[0][3] > 0
+    header = f"{'move':<16} {'thoughtful (peeks)':<19}" + (" no-peek: sampled worlds won" if hidden else "")
+    print(header)
+    for move, verdict, won, n in rows:
+        share = f" {won:>3}/{n} ({100 * won / n:.0f}%)" if n else ""
+        print(f"{str(move):<16} {verdict:<19}{share}")
+    keep = sum(1 for row in rows if row[1] == "winnable")
+    print(f"# {game.name} {describe_start(args, game)}: {len(rows)} moves, {keep} keep the deal "
+          f"winnable for the solver (it sees every card)", file=sys.stderr)
+    return 0
+
+
+# ---- deals ---------------------------------------------------------------------------------
+def cmd_deals(args):
+    from solvers.players import default_player
+
+    if not args.winnable:
+        raise InvalidOptionError("aisle deals lists winnable deals only: add --winnable")
+    for name, value in (("--count", args.count), ("--from", args.from_seed), ("--games", args.games),
+                        ("--max-seeds", args.max_seeds)):
+        if value < 1:
+            raise InvalidOptionError(f"{name} {value} must be 1 or more")
+    if args.no_db and args.db is not None:
+        raise InvalidOptionError("--db and --no-db contradict each other")
+    game = get_game(args.game)
+    found = checked = 0
+    with _DealBook(game, args) as book:
+        for seed in range(args.from_seed, args.from_seed + args.max_seeds):
+            checked += 1
+            if not book.winnable(seed):
+                continue
+            won = book.no_peek_wins(seed)
+            grade = grade_of(won, args.games)
+            print(f"# seed {seed}: winnable, no-peek games won {won}/{args.games}: {grade}",
+                  file=sys.stderr, flush=True)
+            if args.difficulty and grade != args.difficulty:
+                continue
+            print(f"{seed} {grade} {won}/{args.games}", flush=True)
+            found += 1
+            if found >= args.count:
+                break
+    kind = f"{args.difficulty} " if args.difficulty else ""
+    print(f"# {found} winnable {kind}{game.name} deals among {checked} seeds from {args.from_seed} "
+          f"(grade: share of {args.games} {default_player(game)} games won; verdicts and games "
+          f"{'not kept' if args.no_db else 'kept in ' + book.where})", file=sys.stderr)
+    return 0 if found >= args.count else EXIT_NO_MOVE
+
+
+class _DealBook:
+    """The thoughtful verdicts and the no-peek games of ``aisle deals``, read from the results
+    store when an earlier run (``deals`` or ``winrate``) has them and written there otherwise:
+    the solver's run under these settings, and one player run per player seed."""
+
+    def __init__(self, game, args):
+        from solvers.studies.dispatch import make_settings
+        from solvers.players import default_player
+        from solvers.studies.store import ResultsStore
+
+        self.game, self.args = game, args
+        self.where = ":memory:" if args.no_db else (args.db or DEFAULT_DB)
+        self.store = ResultsStore(self.where)
+        base = dict(game=game.name, numbering=args.numbering, options=parse_options(args.option),
+                    timeout=args.timeout)
+        self.solver_run = self.store.run_id(make_settings(**base))
+        self.player_settings = [make_settings(**base, player={"name": default_player(game), "seed": k})
+                                for k in range(args.games)]
+        self.player_runs = [self.store.run_id(settings) for settings in self.player_settings]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.store.close()
+
+    def _stored(self, run_id, seed):
+        counts = self.store.counts(run_id, parse_seeds(seed, self.args.numbering or self.game.default_numbering))
+        return next((v for v, n in counts.items() if n), None)
+
+    def _deal(self, seed):
+        return self.game.deal(seed, self.args.numbering, **parse_options(self.args.option))
+
+    def winnable(self, seed):
+        """Proven winnable: stored as solved, or solved now (the line replayed by the referee)."""
+        stored = self._stored(self.solver_run, seed)
+        if stored is None:
+            from solvers.core.registry import get_solver
+
+            result = get_solver(self.game).solve(self._deal(seed), timeout=self.args.timeout)
+            if result.solved:
+                result.verify()
+            self._write(self.solver_run, seed, result.verdict, len(result.moves),
+                        result.nodes_expanded, result.seconds, VERDICT_CODES)
+            stored = result.verdict
+        return stored == SOLVED
+
+    def no_peek_wins(self, seed):
+        """Games won by the default player with seeds 0 .. games-1 (each win replayed)."""
+        from solvers.studies.dispatch import make_player, verdict_texts
+        from solvers.players import play_game
+
+        won = 0
+        for run_id, settings in zip(self.player_runs, self.player_settings):
+            stored = self._stored(run_id, seed)
+            if stored is None:
+                record = play_game(self._deal(seed), make_player(settings["player"]))
+                if record.won:
+                    record.verify()
+                stored = SOLVED if record.won else UNSOLVABLE
+                self._write(run_id, seed, stored, len(record.moves), len(record.moves), record.seconds,
+                            verdict_texts(settings))
+            won += stored == SOLVED
+        return won
+
+    def _write(self, run_id, seed, verdict, length, nodes, seconds, texts):
+        from rules import __version__
+        from solvers.core.solver import empty_columns
+
+        cols = empty_columns(np.array([seed], dtype=np.int64))
+        cols["verdict"][0] = VERDICT_CODE[verdict]
+        cols["length"][0] = length if verdict == SOLVED else -1
+        cols["nodes"][0], cols["seconds"][0] = nodes, seconds
+        self.store.add_batch(run_id, cols, __version__, verdict_texts=texts)
+
+
+# ---- registration --------------------------------------------------------------------------
+def register(sub):
+    p = sub.add_parser("hint", formatter_class=Formatter,
+                       help="the move an auto-player would make now",
+                       description="Print the move the player would make in this position "
+                                   "(exit 3 when there is none).")
+    add_game_arg(p)
+    add_position_args(p)
+    add_player_args(p)
+    p.add_argument("--format", choices=("aisleriot", "notation"), default="aisleriot",
+                   help="Aisleriot action, or standard notation (freecell)")
+    p.set_defaults(func=cmd_hint)
+
+    p = sub.add_parser("analyze", formatter_class=Formatter,
+                       help="every move with its thoughtful verdict and sampled-world wins",
+                       description="List every legal move with the thoughtful verdict of the "
+                                   "position it leads to (winnable / lost / unknown; the solver "
+                                   "sees every card) and, for games with hidden cards, the share "
+                                   "of sampled worlds in which it wins (what a player can know).")
+    add_game_arg(p)
+    add_position_args(p)
+    p.add_argument("--timeout", type=positive(float), default=5.0,
+                   help="seconds for each thoughtful solve (unknown when hit)")
+    p.add_argument("--samples", type=positive(int, "a positive whole number"), default=ANALYZE_SAMPLES,
+                   help="worlds sampled from what the player has seen")
+    p.add_argument("--budget", type=positive(int, "a positive whole number"), default=ANALYZE_BUDGET,
+                   help="solver nodes per sampled world")
+    p.add_argument("--player-seed", type=int, default=0, help="seed of the world sampling")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="table or JSON")
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("deals", formatter_class=Formatter,
+                       help="winnable deals graded by difficulty",
+                       description="Print seeds the thoughtful solver proves winnable (its line "
+                                   "replayed by the referee), graded easy / medium / hard by the "
+                                   "share of no-peek pimc games won on the deal (docs/players.md). "
+                                   "Lines: SEED GRADE WON/GAMES.  Exit 3 when the seed range ends "
+                                   "before --count deals are found.")
+    add_game_arg(p)
+    p.add_argument("--winnable", action="store_true", help="list winnable deals (required)")
+    p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
+                   help="only deals of this grade")
+    p.add_argument("--count", type=int, default=10, help="how many deals to print")
+    p.add_argument("--from", dest="from_seed", type=int, default=1, help="first seed to try")
+    p.add_argument("--max-seeds", type=int, default=1000, help="give up after trying this many seeds")
+    p.add_argument("--games", type=int, default=4, help="no-peek games played to grade a deal")
+    p.add_argument("--db", default=None, help=f"SQLite results store read and filled (default: {DEFAULT_DB})")
+    p.add_argument("--no-db", action="store_true", help="keep nothing: solve and play every deal afresh")
+    p.add_argument("--timeout", type=positive(float), default=10.0,
+                   help="seconds for the thoughtful solve of each deal")
+    add_numbering_args(p)
+    p.set_defaults(func=cmd_deals)

@@ -1,0 +1,155 @@
+"""``aisle winrate`` and ``aisle report``: estimate win rates into a results store, and read it back.
+
+:func:`register` adds both subcommands to the ``aisle`` parser (``solvers.cli.main`` calls it).
+The progress bar goes to stderr; stdout carries only the final table, so it pipes.
+
+``winrate`` treats SIGTERM as Ctrl-C: it stops its workers, keeps the batches already stored
+(each was written in one transaction) and exits with 143 (130 for Ctrl-C).  A worker that dies
+on its own makes it exit with 1.
+"""
+import csv
+import json
+import signal
+import sys
+import threading
+
+from rules.errors import InvalidOptionError
+
+from solvers.cli.common import (EXIT_FAILED, Formatter, add_progress_args, one_line, parse_options, positive,
+                         show_progress)
+
+DEFAULT_DB = "results.sqlite"
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
+
+
+def register(subparsers):
+    """Add ``winrate`` and ``report`` to an argparse subparsers object (of ``solvers.cli.main._Parser``)."""
+    from rules import GAME_NAMES
+
+    fmt = Formatter
+    p = subparsers.add_parser("winrate", help="estimate a game's win rate over many deals",
+                              formatter_class=fmt,
+                              description="Solve every deal of a seed range and estimate the win rate "
+                                          "with a Wilson interval; results go to an SQLite store and a "
+                                          "second run with the same settings resumes.")
+    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--seeds", required=True, help="seed ranges and lists, e.g. 1-1000,5000,7000-7100")
+    p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
+                   help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
+    p.add_argument("--rules", default="aisleriot", help="rule mode passed to the solver")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
+                   help="game option, e.g. spots=off for ten-across (repeatable)")
+    p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=None, help="seconds per deal (default: no limit)")
+    p.add_argument("--max-nodes", type=positive(int, "a positive integer"), default=None, help="nodes per deal (default: no limit)")
+    p.add_argument("--jobs", type=positive(int, "a positive integer"), default=None,
+                   help="worker processes (default: every core; clock plays in one process, see README)")
+    store = p.add_mutually_exclusive_group()
+    store.add_argument("--db", default=None, help=f"SQLite results store (default: {DEFAULT_DB})")
+    store.add_argument("--no-db", action="store_true", help="keep results in memory only (no resume)")
+    p.add_argument("--batch-size", type=positive(int, "a positive integer"), default=None,
+                   help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="run the batches on a Dask cluster: scheduler address, or 'local'")
+    p.add_argument("--player", default=None, choices=("greedy", "pimc", "thoughtful"),
+                   help="play every deal with this auto-player instead of solving it (thoughtful peeks "
+                        "at hidden cards); its games are won or lost, in a run of their own")
+    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's choices")
+    p.add_argument("--samples", type=positive(int, "a positive integer"), default=None,
+                   help="pimc: worlds sampled per move (default: the player's)")
+    p.add_argument("--budget", type=positive(int, "a positive integer"), default=None,
+                   help="pimc: solver nodes per sampled world (default: the player's)")
+    p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
+    add_progress_args(p)
+    p.set_defaults(func=cmd_winrate)
+
+    p = subparsers.add_parser("report", help="summarise a results store per game and settings",
+                              formatter_class=fmt)
+    p.add_argument("db", help="SQLite results store written by 'aisle winrate'")
+    p.add_argument("--export", choices=("csv", "json"), default=None,
+                   help="print the summary (or with --deals every deal) as CSV or JSON instead of a table")
+    p.add_argument("--deals", action="store_true", help="with --export: one record per deal")
+    p.add_argument("--plot", metavar="OUT.png", default=None,
+                   help="draw win-rate convergence and time / length histograms (needs matplotlib); "
+                        "the extension picks the format (.png, .pdf, .svg, ...; none: .png is added)")
+    p.set_defaults(func=cmd_report)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that the same clean-up runs."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
+def cmd_winrate(args):
+    """Run :func:`solvers.studies.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
+    from solvers.studies.winrate import WorkerError, estimate_win_rate, format_table, summary_row
+
+    progress = show_progress(args)
+    db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main else None
+    try:
+        est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
+                                options=parse_options(args.option), timeout=args.timeout,
+                                max_nodes=args.max_nodes, jobs=args.jobs, db=db,
+                                batch_size=args.batch_size, dask=args.dask, progress=progress,
+                                retry_unknown=args.retry_unknown, player=_player_spec(args))
+    except KeyboardInterrupt as exc:
+        kept = "nothing was kept (--no-db)" if db is None else (
+            f"the deals stored in {db} stay; the same command continues the run")
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        sys.stderr.write(f"aisle: {what}; {kept}\n")
+        return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+    except WorkerError as exc:
+        sys.stderr.write(one_line(f"aisle: error: {exc}") + "\n")
+        return EXIT_FAILED
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+    print(format_table([summary_row(est.settings, est.stats)]))
+    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
+    return 0
+
+
+def cmd_report(args):
+    from solvers.studies.store import ResultsStore
+    from solvers.studies.winrate import format_table, plot_report, plot_target, summarize
+
+    plot = plot_target(args.plot)[0] if args.plot is not None else None    # checked before anything is read
+    with ResultsStore(args.db, readonly=True) as store:
+        rows = summarize(store)
+        if args.export and args.deals:
+            records = list(store.deal_rows())
+        elif args.export:
+            records = rows
+        else:
+            records = None
+    if args.export == "json":
+        json.dump(records, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif args.export == "csv":
+        if records:
+            writer = csv.DictWriter(sys.stdout, fieldnames=list(records[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(records)
+    else:
+        print(format_table(rows) if rows else "no results stored")
+    if plot is not None:
+        written = plot_report(args.db, plot)
+        sys.stderr.write(f"aisle: wrote {written}\n")
+    return 0
+
+
+def _player_spec(args):
+    """``--player`` and its parameters as the settings dict of a player run (None: the solver)."""
+    params = {k: v for k, v in (("samples", args.samples), ("budget", args.budget)) if v is not None}
+    if args.player is None:
+        if params or args.player_seed:
+            raise InvalidOptionError("--player-seed, --samples and --budget need --player")
+        return None
+    if args.timeout is not None or args.max_nodes is not None:
+        raise InvalidOptionError("--timeout and --max-nodes limit the solver; a player's searches are "
+                                 "bounded by its --budget")
+    return {"name": args.player, "seed": args.player_seed, **params}

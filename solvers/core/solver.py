@@ -1,0 +1,312 @@
+"""The one solver contract every game follows, Clock included.
+
+A game's solver is a :class:`Solver` subclass instance, found by :func:`solvers.get_solver`.
+The subclass declares ``GAME``, ``METHODS`` (names, the default first unless
+``DEFAULT_METHOD`` says otherwise) and ``RULE_MODES``, and implements two hooks:
+
+* ``_search(start, method, rules, limits) -> SolveResult`` searches from ``start`` (a
+  :class:`rules.game.State` of this game, already checked) with ``moves`` as int move codes;
+* ``_warm()`` runs every kernel once, so Numba compiles them (or loads them from its cache).
+
+Everything else lives here once: argument checks (every bad value raises an
+:class:`rules.AisleError` subclass that quotes it), turning seeds, layout text and arrays into
+states, warming the kernels up before the first search (reported as ``compile_seconds``, never
+counted against a time limit), finishing a result (moves as :class:`rules.moves.Move`, the
+start, the referee replay) and running batches, in this process or on several cores
+(``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.core.workers`'s worker processes, each
+running the subclass's own ``_solve_many``).
+"""
+import math
+import sys
+import threading
+import time
+
+import numpy as np
+
+from rules import get_game
+from rules.errors import InvalidOptionError, InvalidStateError
+from rules.game import State
+from rules.layout import Layout
+from rules.moves import DRAG, Move
+from solvers.core.workers import check_jobs, run_in_workers
+from solvers.core.result import SOLVED, VERDICT_CODE, replay_with_referee
+from solvers.core.search import Limits, reporting
+
+DEFAULT_MEMORY_MB = 4096
+ANNOUNCE_AFTER = 2.0      # seconds of warm-up before "compiling kernels" is printed
+CHUNKS_PER_WORKER = 8     # solve_many(jobs=N) splits items into about 8 chunks per worker ...
+MAX_CHUNK = 1024          # ... of at most this many items, so every core stays busy to the end
+MAX_THREADS = 256         # threads one search may use (a bound against typos, not a tuning)
+
+
+def check_limits(max_nodes=None, timeout=None, max_memory_mb=None, threads=1):
+    """Validated :class:`solvers.core.search.Limits`; ``None`` means no limit (memory: 4096 MiB)."""
+    if max_nodes is not None:
+        max_nodes = _positive_whole("max_nodes", max_nodes)
+    timeout = _positive_number("timeout", timeout)
+    max_memory_mb = _positive_number("max_memory_mb", max_memory_mb)
+    threads = _positive_whole("threads", threads)
+    if threads > MAX_THREADS:
+        raise InvalidOptionError(f"threads {threads!r} is more than {MAX_THREADS}")
+    return Limits(max_nodes, timeout, DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb,
+                  threads)
+
+
+def _positive_whole(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidOptionError(f"{name} {value!r} must be a positive whole number")
+    return int(value)
+
+
+def _positive_number(name, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidOptionError(f"{name} {value!r} must be a positive number")
+    value = float(value)
+    if not (value > 0 and math.isfinite(value)):
+        raise InvalidOptionError(f"{name} {value!r} must be a positive finite number")
+    return value
+
+
+class Solver:
+    """One game's solver.  See the module docstring for what a subclass provides."""
+
+    GAME = ""
+    METHODS = ()
+    DEFAULT_METHOD = None
+    RULE_MODES = ("aisleriot",)
+    USES_LIMITS = True        # False when a play can hit no limit (a forced play)
+    IN_PROCESS = False        # True when batches run best in the calling process
+    BATCH_SIZE = 4            # deals per win-rate batch (and per store transaction)
+
+    def __init__(self):
+        self._warmed = False
+
+    @property
+    def game(self):
+        return get_game(self.GAME)
+
+    @property
+    def default_method(self):
+        return self.DEFAULT_METHOD or self.METHODS[0]
+
+    def __repr__(self):
+        return f"get_solver({self.GAME!r})"
+
+    # ---- checks ----------------------------------------------------------------------------
+    def check_method(self, method):
+        if method is None:
+            return self.default_method
+        if not isinstance(method, str) or method not in self.METHODS:
+            raise InvalidOptionError(f"the {self.GAME} solver has no method {method!r} "
+                                     f"(choose from {', '.join(self.METHODS)})")
+        return method
+
+    def check_rules(self, rules):
+        if not isinstance(rules, str) or rules not in self.RULE_MODES:
+            raise InvalidOptionError(f"the {self.GAME} solver has no rule mode {rules!r} "
+                                     f"(choose from {', '.join(self.RULE_MODES)})")
+        return rules
+
+    def start_state(self, position, numbering=None, options=None):
+        """A fresh State of this game from a State, a seed (in ``numbering``, dealt with
+        ``options``), layout text or a state array; anything else, or another game's state,
+        raises :class:`rules.errors.InvalidStateError` or the game's own parse error."""
+        game = self.game
+        if isinstance(position, State):
+            if position.game is not game:
+                raise InvalidStateError(f"a {position.game.name} position was given to the "
+                                        f"{self.GAME} solver")
+            return position.copy()
+        if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+            return game.deal(int(position), numbering, **(options or {}))
+        if isinstance(position, (str, Layout)):
+            return game.from_layout(position, **(options or {}))
+        if isinstance(position, np.ndarray):
+            return State(game, position)
+        raise InvalidStateError(f"the {self.GAME} solver takes a State, a seed, layout text or a "
+                                f"state array, not {type(position).__name__} {position!r:.80}")
+
+    # ---- public verbs ----------------------------------------------------------------------
+    def solve(self, state, *, method=None, rules="aisleriot", max_nodes=None, timeout=None,
+              max_memory_mb=None, progress=None, threads=1):
+        """Solve one position: a :class:`solvers.core.result.SolveResult`.  ``state`` is a State
+        of this game, a seed (the game's default numbering), layout text or a state array.
+        A limit gives ``"unknown"``, never ``"unsolvable"``.  ``progress(nodes, seconds)``,
+        if given, is called as the search goes (:func:`solvers.core.search.reporting`).
+        ``threads`` > 1 lets a long depth-first search use that many cores
+        (:mod:`solvers.core.split_dfs`: Yukon, Ten Across and Zebra; Freecell and Clock search on
+        one); verdicts are the same, node counts and solutions vary between runs."""
+        method, rules = self.check_method(method), self.check_rules(rules)
+        limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
+        if progress is not None and not callable(progress):
+            raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
+        start = self.start_state(state)
+        compiled = self.ready()
+        with reporting(progress):
+            found = self._search(start, method, rules, limits)
+        result = self._finish(found, start, method, rules)
+        result.compile_seconds = compiled
+        if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
+            result.deal = int(state)
+        return result
+
+    def solve_many(self, items, *, numbering=None, options=None, method=None, rules="aisleriot",
+                   max_nodes=None, timeout=None, max_memory_mb=None, progress=None, jobs=1):
+        """Solve many positions: a list of SolveResult, in the order of ``items``.  Each item is
+        what :meth:`solve` takes; seeds are read in ``numbering`` and dealt with the game
+        ``options``.  ``progress(i, result)`` is called here once per item (``i`` its index).
+
+        ``jobs=1`` solves them one after another in this process (``progress`` in item order).
+        ``jobs=N`` splits them into contiguous chunks solved in N worker processes
+        (:mod:`solvers.core.workers`; ``None``: one per core), each warmed up once: the same results as
+        ``jobs=1`` under node limits (a time limit depends on the machine's load), ``progress``
+        called as each chunk comes back (chunks in the order they finish, items in order within
+        one).  Fewer than two items run in this process."""
+        method, rules = self.check_method(method), self.check_rules(rules)
+        limits = check_limits(max_nodes, timeout, max_memory_mb)
+        jobs = check_jobs(jobs)
+        if options is not None:
+            options = self.game.resolve_options(options)
+        items = list(items)
+        if jobs > 1 and len(items) > 1:
+            return self._solve_in_workers(items, numbering, options, method, rules, limits,
+                                          progress, jobs)
+        self.ready()
+        return self._solve_many(items, numbering, options, method, rules, limits, progress)
+
+    def verify(self, result):
+        """Replay a solved result with the game's independent referee: True, or raise."""
+        return replay_with_referee(result, self.referee_options(result.start))
+
+    def referee_options(self, start):
+        """The game options the referee needs to replay from ``start`` (none by default)."""
+        return None
+
+    def warmup(self):
+        """Compile (or load from Numba's cache) every kernel the solver uses: seconds taken."""
+        t0 = time.perf_counter()
+        self._warm()
+        self._warmed = True
+        return time.perf_counter() - t0
+
+    def ready(self, announce=None):
+        """:meth:`warmup` once per process (seconds it took, 0.0 afterwards).  If it takes
+        longer than a couple of seconds, ``announce`` (default: a line on stderr) is told,
+        once, that the kernels are being compiled."""
+        if self._warmed:
+            return 0.0
+        self._warmed = True                      # warm-up's own solves must not recurse
+        say = announce or (lambda text: print(text, file=sys.stderr, flush=True))
+        timer = threading.Timer(ANNOUNCE_AFTER, say,
+                                (f"aisle: compiling the {self.GAME} kernels (first run only)...",))
+        timer.daemon = True
+        timer.start()
+        try:
+            return self.warmup()
+        finally:
+            timer.cancel()
+
+    # ---- shared plumbing -------------------------------------------------------------------
+    def _solve_many(self, items, numbering, options, method, rules, limits, progress):
+        out = []
+        for i, item in enumerate(items):
+            start = self.start_state(item, numbering, options)
+            result = self._finish(self._search(start, method, rules, limits), start, method, rules)
+            if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+                result.deal = int(item)
+            out.append(result)
+            if progress is not None:
+                progress(i, result)
+        return out
+
+    def _solve_in_workers(self, items, numbering, options, method, rules, limits, progress, jobs):
+        """:meth:`solve_many` over ``jobs`` worker processes.  States travel as their arrays
+        (a Game does not survive pickling as the registered one); each result comes back with
+        its start as an array and no verifier, both rebuilt here."""
+        items = [self.start_state(item).array if isinstance(item, State) else item
+                 for item in items]
+        size = min(MAX_CHUNK, -(-len(items) // (jobs * CHUNKS_PER_WORKER)))
+        starts = range(0, len(items), size)
+        tasks = ((_solve_chunk, self.GAME, i, items[i:i + size], numbering, options, method,
+                  rules, limits) for i in starts)
+        out = [None] * len(items)
+
+        def record(chunk):
+            first, results = chunk
+            for i, result in enumerate(results, first):
+                result.start = State.trusted(self.game, result.start)
+                result._verifier = self.verify
+                out[i] = result
+                if progress is not None:
+                    progress(i, result)
+
+        run_in_workers(min(jobs, len(starts)), self.GAME, tasks, record,
+                       "a worker process died in the middle of solve_many (killed, or out of "
+                       "memory?); nothing is returned")
+        return out
+
+    def _finish(self, result, start, method, rules):
+        """Fill in what every result carries: method, rule mode, start, the referee, and the
+        moves as Move objects (a search gives codes; a batch may give Moves already) with their
+        atomic length."""
+        result.method = method
+        result.rules = rules
+        result.start = start
+        result._verifier = self.verify
+        if result.verdict == SOLVED:
+            if result.moves and not isinstance(result.moves[0], Move):   # codes from a search
+                result.moves = [Move.from_code(int(m)) for m in result.moves]
+            if not result.atomic_length:
+                result.atomic_length = self.atomic_length(start, result.moves)
+        else:
+            result.moves = []
+        return result
+
+    def atomic_length(self, start, moves):
+        """Game-defined cost of a solution: single-card moves (a drag of n cards counts n)."""
+        return sum(m.n if m.kind == DRAG else 1 for m in moves)
+
+    def solve_columns(self, seeds, numbering, options, rules, limits, method=None):
+        """Solve Aisleriot seeds or deal numbers (int64 array) for a win-rate batch: a dict of
+        numpy columns ``seed, verdict (codes of VERDICTS), length, nodes, seconds``, with -1 for
+        "none" in length and nodes.  Cheap to pickle between processes and Dask workers."""
+        seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+        out = empty_columns(seeds)
+        for i, seed in enumerate(seeds.tolist()):
+            t0 = time.perf_counter()
+            start = self.start_state(seed, numbering, options)
+            result = self._search(start, self.check_method(method), rules, limits)
+            out["seconds"][i] = time.perf_counter() - t0
+            out["verdict"][i] = VERDICT_CODE[result.verdict]
+            out["nodes"][i] = int(result.nodes_expanded)
+            if result.verdict == SOLVED:
+                out["length"][i] = len(result.moves)
+        return out
+
+    # ---- hooks -----------------------------------------------------------------------------
+    def _search(self, start, method, rules, limits):
+        raise NotImplementedError
+
+    def _warm(self):
+        raise NotImplementedError
+
+
+def _solve_chunk(game, first, items, numbering, options, method, rules, limits):
+    """A worker's task for :meth:`Solver._solve_in_workers`: ``(first, results)``, each result
+    with its start as an array and no verifier (the parent rebuilds both)."""
+    from solvers.core.registry import get_solver
+
+    results = get_solver(game)._solve_many(items, numbering, options, method, rules, limits, None)
+    for result in results:
+        result.start = result.start.array
+        result._verifier = None
+    return first, results
+
+
+def empty_columns(seeds):
+    """A batch of ``len(seeds)`` rows with no verdicts yet (see :meth:`Solver.solve_columns`)."""
+    n = seeds.shape[0]
+    return {"seed": seeds.copy(), "verdict": np.zeros(n, np.int8), "length": np.full(n, -1, np.int64),
+            "nodes": np.full(n, -1, np.int64), "seconds": np.zeros(n, np.float64)}

@@ -1,0 +1,1 @@
+"""One solver per game; :func:`solvers.get_solver` finds them by game name."""

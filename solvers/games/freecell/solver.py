@@ -1,0 +1,135 @@
+"""The Freecell solver class: the contract's hooks, and the batch path for Microsoft deals.
+
+Freecell never declares a loss, so both rule modes run the same search.  ``atomic_length``
+counts single-card moves: n for a drag of n cards, plus every card autoplay sends home (a
+drag to a homecell is that one card).
+"""
+import gc
+from contextlib import contextmanager
+
+import numpy as np
+
+from rules.game import State
+from rules.moves import DRAG, Move
+from rules.registry import get_referee
+from solvers.core.solver import Solver, check_limits, empty_columns
+from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
+from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
+from solvers.games.freecell.plug import plug, replay_atomic
+from solvers.games.freecell.portfolio import run_stages
+
+
+class FreecellSolver(Solver):
+    """Freecell: ``fast`` (a portfolio of best-first searches), ``astar`` and ``short``
+    (shorter solutions), ``greedy`` and ``dfs``; see :mod:`solvers.games.freecell.portfolio`."""
+
+    GAME = "freecell"
+    METHODS = ("fast", "astar", "short", "greedy", "dfs")
+    RULE_MODES = ("aisleriot", "open")
+
+    def _search(self, start, method, rules, limits):
+        return run_stages(start.array, method, limits)
+
+    def _warm(self):
+        start = self.game.deal(1)
+        for method in self.METHODS:
+            self._search(start, method, "aisleriot", check_limits(max_nodes=50))
+        for _ in solve_batch([1], self.default_method, check_limits()):
+            pass
+        plug("complete")                                   # the proof re-check's kernels
+        replay_atomic(start.array, np.zeros(0, np.int32))
+
+    def atomic_length(self, start, moves):
+        """Single-card moves of ``moves`` from ``start``, autoplay included."""
+        codes = np.array([m.code for m in moves], dtype=np.int32)
+        return int(replay_atomic(start.array, codes))
+
+    def verify(self, result):
+        """The referee replay of :meth:`Solver.verify`, and ``atomic_length`` checked against
+        the referee's own count (cards moved, plus cards its autoplay sent home)."""
+        super().verify(result)
+        counted = referee_atomic_length(result)
+        if counted != result.atomic_length:
+            raise SolutionError(f"atomic length {result.atomic_length} != the referee's count "
+                                f"{counted}")
+        return True
+
+    def _batch_ok(self, deals, numbering, options, method, limits):
+        return (numbering in (None, "microsoft") and not options and batchable(method, limits)
+                and all(is_ms_deal(d) for d in deals))
+
+    def _solve_many(self, items, numbering, options, method, rules, limits, progress):
+        """Microsoft deal numbers with a batchable method go through the batch kernel
+        (:mod:`.batch`: same results as one by one); anything else through the base loop."""
+        if not self._batch_ok(items, numbering, options, method, limits):
+            return super()._solve_many(items, numbering, options, method, rules, limits,
+                                       progress)
+        game = self.game
+        known = _MOVES.get  # Moves are non-empty tuples: ``or`` only misses on a new code
+        out = []
+        with _gc_paused():
+            for i, result, root in solve_batch([int(d) for d in items], method, limits):
+                result.moves = [known(c) or _move(c) for c in result.moves]
+                result = self._finish(result, State.trusted(game, root.copy()), method, rules)
+                result.deal = int(items[i])
+                out.append(result)
+                if progress is not None:
+                    progress(i, result)
+        return out
+
+    def solve_columns(self, seeds, numbering, options, rules, limits, method=None):
+        """:meth:`Solver.solve_columns`, through the batch kernel for Microsoft deals."""
+        method = self.check_method(method)
+        seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+        in_range = seeds.size == 0 or (seeds.min() >= 1 and seeds.max() <= MAX_MS_DEAL)
+        if not (in_range and self._batch_ok((), numbering, options, method, limits)):
+            return super().solve_columns(seeds, numbering, options, rules, limits, method)
+        self.ready()
+        out = empty_columns(seeds)
+        with _gc_paused():
+            for i, result, _ in solve_batch(seeds.tolist(), method, limits):
+                out["seconds"][i] = result.seconds
+                out["verdict"][i] = VERDICT_CODE[result.verdict]
+                out["nodes"][i] = result.nodes_expanded
+                if result.verdict == SOLVED:
+                    out["length"][i] = len(result.moves)
+        return out
+
+
+def referee_atomic_length(result):
+    """Single-card moves of a solved result, counted by replaying it with the referee."""
+    ref = get_referee("freecell")(result.start.game.array_to_layout(result.start.array))
+    atomic = 0
+    for m in result.moves:
+        score0 = ref.score
+        ref.apply(str(m))
+        home = ref.score - score0
+        to_home = m.kind == DRAG and 4 <= m.dst < 8
+        atomic += (m.n if m.kind == DRAG else 1) + home - (1 if to_home else 0)
+    return atomic
+
+
+@contextmanager
+def _gc_paused():
+    """A batch builds tens of thousands of long-lived objects (results, move lists) and no
+    cycles among them: the cyclic collector's repeated scans of them find nothing, so it is
+    paused while the batch runs."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+_MOVES = {}
+
+
+def _move(code):
+    """``Move.from_code`` memoised: Moves are immutable, and a batch builds ~50 per deal."""
+    m = _MOVES.get(code)
+    if m is None:
+        m = _MOVES[code] = Move.from_code(code)
+    return m
+

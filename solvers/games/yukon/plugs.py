@@ -1,0 +1,54 @@
+"""The Yukon plugs for :mod:`solvers.core.search`, one per rule mode, on solver states
+(:mod:`.state`): moves from :mod:`.moves` (pruning rules 1, 2, 5 and 6 of docs/yukon.md),
+hashes from :mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also hands the core
+the dead ends to skip; and ``open_class``, the open-mode depth-first search over classes under
+natural cuts and twin swaps (:mod:`.classes`)."""
+import numpy as np
+
+from rules._jit import jit
+from rules.yukon import MAX_MOVES
+from solvers.core.search import GamePlug
+from solvers.games.yukon.hashing import child_hashes, hash1, hash2, refresh
+from solvers.games.yukon.classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_hash1,
+                      class_hash2, class_legal, store_class_terms)
+from solvers.games.yukon.heuristic import heuristic
+from solvers.games.yukon.moves import OPEN_RULES, apply, legal, won
+from solvers.games.yukon.pair_memo import stage_signature
+from solvers.games.yukon.state import SOLVER_STATE_SIZE, STAGE
+
+
+@jit
+def legal_aisleriot_search(state, buf):
+    refresh(state)                   # the parent of the children child_hashes will hash
+    return legal(state, buf, 0)
+
+
+@jit
+def legal_open_search(state, buf):
+    refresh(state)
+    return legal(state, buf, OPEN_RULES)
+
+
+@jit
+def legal_class_search(state, buf):
+    refresh(state)                   # the heuristic reads the stored words of clean piles
+    state[STAGE] = stage_signature(state)     # the pair search's memo tests stage changes
+    store_class_terms(state)         # class_child_hashes reads them
+    return class_legal(state, buf)
+
+
+@jit
+def cost(parent, child, move):
+    return np.int64(1)
+
+
+PLUGS = {
+    "aisleriot": GamePlug(legal_aisleriot_search, apply, won, hash1, hash2, heuristic, cost,
+                          MAX_MOVES, SOLVER_STATE_SIZE, child_hashes),
+    "open": GamePlug(legal_open_search, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
+                     SOLVER_STATE_SIZE, child_hashes),
+    # open mode, classes under natural cuts searched as one node (.classes); depth-first only
+    "open_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
+                           heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
+                           class_child_hashes),
+}

@@ -1,0 +1,258 @@
+"""The Yukon solver (thoughtful: every card known, face-down ones included) behind the one
+solver contract (:class:`solvers.core.solver.Solver`), and its search schedule.
+
+Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
+unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
+``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
+(:func:`_probe`), then the pair search (:func:`_pair_search`): the complete search with the
+pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as
+the plain complete search on several threads; aisleriot mode takes the open-mode verdict when
+it carries over and searches again in aisleriot mode only when it does not.  Why this order,
+and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
+schedule".
+"""
+import time
+
+import numpy as np
+
+from rules import yukon as yk
+from rules.yukon import ONGOING, STATE_SIZE
+from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
+from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
+from solvers.core.search import BestFirst, DFS, Limits
+from solvers.core.split_dfs import SplitDFS, run_dfs
+from solvers.games.yukon.classes import K_MAX, expand_code
+from solvers.games.yukon.hashing import store_all_terms
+from solvers.games.yukon.pair_memo import attach, new_memo
+from solvers.games.yukon.pairs import pair_dead_end
+from solvers.games.yukon.triples import triple_dead_end
+from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
+
+WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; astar: weighted A*
+# Randomized probes: the node budget of one probe, at most PROBES of them, and at most
+# PROBE_SHARE of a time or node limit on them all.
+PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
+LEAD_NODES = 20000          # complete-search nodes before the probes
+# The pair search after the probes: on one thread, all that is left of the limits; before
+# the threads take over (``threads`` > 1), at most PAIR_SHARE of it, PAIR_SECONDS and
+# PAIR_NODES classes.
+PAIR_SHARE, PAIR_SECONDS, PAIR_NODES = 0.2, 2.0, 100_000
+# The triple test on a deal the lead left open: at most about a second and
+# TRIPLE_MB of memory, so only with at least TRIPLE_SECONDS left and 4 * TRIPLE_MB allowed.
+TRIPLE_SECONDS, TRIPLE_MB = 2.0, 8
+# After the probes the table is sized once from what is left of the limits: positions entered
+# per expanded node (dead ends are not entered) and per second of a long proof (estimates), up
+# to RESERVE_STATES (a 256 MB table; a bigger one costs more in fresh pages than rehashing
+# saves).
+STATES_PER_NODE, STATES_PER_SECOND, RESERVE_STATES = 1.0, 500_000, 10_000_000
+
+
+class YukonSolver(Solver):
+    """Yukon: depth-first with probes (``dfs``), greedy best-first, or weighted A*; rule modes
+    ``aisleriot`` (Aisleriot's LOST positions end the game) and ``open`` (move rules only)."""
+
+    GAME = "yukon"
+    METHODS = ("dfs", "greedy", "astar")
+    RULE_MODES = ("aisleriot", "open")
+
+    def _search(self, start, method, rules, limits):
+        return search(start.array, method, rules, limits)
+
+    def _warm(self):
+        start = self.start_state(1)
+        for rules in self.RULE_MODES:
+            for method in self.METHODS:
+                search(start.array, method, rules, Limits(50, None, DEFAULT_MEMORY_MB))
+
+
+def solver_root(array):
+    """The solver state for a rules state array: a copy, salt 0, every pile's hash terms."""
+    root = np.zeros(SOLVER_STATE_SIZE, dtype=np.int16)
+    root[:STATE_SIZE] = array[:STATE_SIZE]
+    store_all_terms(root)
+    return root
+
+
+def never_lost(start, codes):
+    """True if no position before the end of ``codes`` (move codes from array ``start``) is
+    LOST, i.e. Aisleriot would let the whole line be played."""
+    a = np.array(start, dtype=np.int16)
+    for m in codes:
+        if yk.status(a) != ONGOING:
+            return False
+        yk.apply(a, m)
+    return True
+
+
+def _runner(method, rules, limits):
+    if method == "dfs":
+        plug = PLUGS["open_class" if rules == "open" else rules]
+        return DFS(plug, limits, keys_only=True, store_dead_ends=False)
+    return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
+
+
+def engine_moves(start, codes):
+    """The engine move codes of a line of the class search (``PLUGS["open_class"]``) played
+    from rules state array ``start``: each code's member switches, then its move."""
+    a = np.array(start[:STATE_SIZE], dtype=np.int16)
+    out = np.empty(K_MAX + 1, dtype=np.int32)
+    moves = []
+    for code in codes:
+        n = expand_code(a, np.int32(code), out)
+        if n < 0:
+            raise SolutionError(f"move code {code:#x} names no member of its class")
+        moves.extend(int(m) for m in out[:n])
+    return moves
+
+
+def _run_complete(complete, root, start, threads=1):
+    """Run (or resume) the complete open-mode search, on ``threads`` threads if more than one
+    (it must have been paused then); its moves as engine moves."""
+    r = complete.run(root) if threads == 1 else SplitDFS(complete, threads).run()
+    r.moves = engine_moves(start, r.moves)
+    return r
+
+
+def _remaining(limits, t0, used_nodes):
+    nodes = None if limits.max_nodes is None else max(0, limits.max_nodes - used_nodes)
+    secs = None if limits.timeout is None else max(0.0, limits.timeout - (time.perf_counter() - t0))
+    return nodes, secs
+
+
+def _probe(root, max_nodes, timeout, limits, rules):
+    """Randomized restarts: up to PROBES depth-first searches of PROBE_NODES nodes each, with
+    salt 1, 2, ... (the heuristic's noise), on at most PROBE_SHARE of ``max_nodes`` and
+    ``timeout``.  A probe that exhausts the space proves the deal unsolvable; in aisleriot mode
+    a probe's (open-mode) solution counts only if :func:`never_lost` holds on it.  Returns the
+    deciding result or None, and the nodes spent."""
+    t0 = time.perf_counter()
+    nodes_cap = PROBES * PROBE_NODES
+    if max_nodes is not None:
+        nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
+    secs_cap = None if timeout is None else timeout * PROBE_SHARE
+    runner = DFS(PLUGS["open"], limits.replace(PROBE_NODES, None), keys_only=True,
+                 store_dead_ends=False)
+    spent = 0
+    for salt in range(1, PROBES + 1):
+        if spent + PROBE_NODES > nodes_cap or (
+                secs_cap is not None and time.perf_counter() - t0 >= secs_cap):
+            break
+        root[SALT] = salt
+        r = runner.reset(limits.replace(PROBE_NODES, None)).run(root)
+        spent += r.nodes_expanded
+        if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
+                rules == "open" or never_lost(root[:STATE_SIZE], r.moves))):
+            r.nodes_expanded = spent
+            r.seconds = time.perf_counter() - t0
+            root[SALT] = 0
+            return r, spent
+        if r.limit == "memory":
+            break                          # the complete search reports the memory limit
+    root[SALT] = 0
+    return None, spent
+
+
+def _pair_search(root, start, max_nodes, timeout, limits, rules, whole=False):
+    """The class search with the pair test inside (:mod:`.pair_memo`) on ``max_nodes`` and
+    ``timeout`` if ``whole``, else on at most PAIR_SHARE of them (PAIR_NODES, PAIR_SECONDS at
+    most): complete, so it may prove the deal unsolvable too; in aisleriot mode its solution
+    counts only if :func:`never_lost` holds on it.  Returns the deciding result (engine moves)
+    or None, the nodes spent, and the paused search with its root, the memo detached from
+    every state on its stack: from there it goes on as the plain complete search."""
+    if whole:
+        nodes, secs = max_nodes, timeout
+    else:
+        nodes = PAIR_NODES if max_nodes is None else min(PAIR_NODES, int(max_nodes * PAIR_SHARE))
+        secs = PAIR_SECONDS if timeout is None else min(PAIR_SECONDS, timeout * PAIR_SHARE)
+    memo = new_memo()                  # alive while states carry its address
+    proot = root.copy()
+    attach(proot, memo)
+    runner = DFS(PLUGS["open_class"], limits.replace(nodes, secs), keys_only=True,
+                 store_dead_ends=False)
+    r = runner.run(proot)
+    r.moves = engine_moves(start, r.moves)
+    if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
+            rules == "open" or never_lost(start, r.moves))):
+        return r, r.nodes_expanded, None
+    for state in runner.stack():
+        attach(state, None)
+    attach(proot, None)
+    return None, r.nodes_expanded, (runner, proot)
+
+
+def _triple_test_fits(limits, t0):
+    """Room for the triple test (under a second, TRIPLE_MB of memory) within the limits."""
+    secs = _remaining(limits, t0, 0)[1]
+    return (secs is None or secs >= TRIPLE_SECONDS) and (
+        limits.max_bytes is None or limits.max_bytes >= 4 * TRIPLE_MB * 2**20)
+
+
+def search(start, method, rules, limits):
+    """Search from rules state array ``start``: a SolveResult with int move codes.  The limits
+    cover every search together (the open-mode one, the probes, the aisleriot-mode one)."""
+    t0 = time.perf_counter()
+    if pair_dead_end(start):         # no win, in either mode: docs/yukon.md, "The pair test"
+        return SolveResult(UNSOLVABLE, seconds=time.perf_counter() - t0)
+    root = solver_root(start)
+    if method != "dfs":
+        return _runner(method, rules, limits).run(root)
+    # the complete search starts first for LEAD_NODES (most proofs are short), then the probes
+    # and the pair search, which goes on as the complete search (its arrays keep its state)
+    max_nodes = limits.max_nodes
+    lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
+    complete = _runner(method, "open", limits.replace(lead, limits.timeout))
+    first = _run_complete(complete, root, start)
+    if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
+        if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
+            return first
+    else:
+        if _triple_test_fits(limits, t0) and triple_dead_end(start):
+            return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded,
+                               states_stored=first.states_stored,
+                               seconds=time.perf_counter() - t0,
+                               peak_memory_bytes=first.peak_memory_bytes)
+        nodes, secs = _remaining(limits, t0, first.nodes_expanded)
+        probed, used = _probe(root, nodes, secs, limits, rules)
+        if probed is not None:
+            probed.nodes_expanded += first.nodes_expanded
+            probed.seconds = time.perf_counter() - t0
+            return probed
+        nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
+        paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules,
+                                             whole=limits.threads == 1)
+        if paired is not None:
+            paired.nodes_expanded += first.nodes_expanded + used
+            paired.seconds = time.perf_counter() - t0
+            return paired
+        # the pair search goes on as the complete search (on one thread it had all the limits:
+        # this only reports where it stopped): its classes so far are part of it (a subtree the
+        # pair test refuted has no win); the lead's search is dropped
+        used += first.nodes_expanded
+        complete, root = paused
+        nodes, secs = _remaining(limits, t0, used + spent)
+        complete.reserve(min(RESERVE_STATES,                # a hard deal: size the table once
+                             STATES_PER_NODE * nodes if nodes is not None else np.inf,
+                             STATES_PER_SECOND * secs if secs is not None else np.inf))
+        secs = _remaining(limits, t0, 0)[1]                 # the growth's time counts too
+        complete.limits = limits.replace(None if nodes is None else spent + nodes, secs)
+        first = _run_complete(complete, root, start, limits.threads)   # resumes
+        first.nodes_expanded += used
+        first.seconds = time.perf_counter() - t0
+    if rules == "open" or first.verdict == UNSOLVABLE or (
+            first.verdict == SOLVED and never_lost(start, first.moves)):
+        return first
+    if first.verdict == UNKNOWN and first.limit != "seconds" and first.limit != "nodes":
+        return first                                   # memory: no room for a second search
+    nodes, secs = _remaining(limits, t0, first.nodes_expanded)
+    if first.verdict == UNKNOWN or nodes == 0 or secs == 0.0:
+        first.verdict, first.moves = UNKNOWN, []
+        first.limit = first.limit or ("nodes" if nodes == 0 else "seconds")
+        return first
+    second = run_dfs(_runner(method, "aisleriot", limits.replace(nodes, secs)), root,
+                     limits.threads)
+    second.nodes_expanded += first.nodes_expanded
+    second.states_stored += first.states_stored
+    second.seconds = time.perf_counter() - t0
+    second.peak_memory_bytes = max(first.peak_memory_bytes, second.peak_memory_bytes)
+    return second
