@@ -36,9 +36,14 @@ _RUN = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from solvers import get_solver
-from solvers.core.search import DFS, Limits
-from solvers.games.yukon.plugs import PLUGS
-from solvers.games.yukon.solver import solver_root
+try:
+    from solvers.core.search import DFS, Limits
+    from solvers.games.yukon.plugs import PLUGS
+    from solvers.games.yukon.solver import solver_root
+except ImportError:              # a checkout compared --against from before the solvers/ layers
+    from solvers.search import DFS, Limits
+    from solvers.yukon.plugs import PLUGS
+    from solvers.yukon.solver import solver_root
 t = time.perf_counter()
 solver = get_solver("yukon")
 solver.ready()
@@ -50,7 +55,10 @@ dfs = DFS(PLUGS["open_class"], Limits(None if max_nodes == "none" else int(max_n
                                       memory_mb), keys_only=True, store_dead_ends=False)
 c0, w0 = time.process_time(), time.perf_counter()
 if threads > 1:                  # (a checkout compared --against may not have split_dfs)
-    from solvers.core.split_dfs import run_dfs
+    try:
+        from solvers.core.split_dfs import run_dfs
+    except ImportError:
+        from solvers.split_dfs import run_dfs
     r = run_dfs(dfs, root, threads)
 else:
     r = dfs.run(root)
