@@ -320,3 +320,11 @@ def test_link_checker_catches_a_missing_page(tmp_path):
 
 def test_readme_is_short():
     assert len(README_TEXT.splitlines()) <= 300
+
+
+def test_setup_commands_are_what_ci_runs():
+    # The README's two set-up commands, byte for byte, and CI's script runs the second one.
+    assert "```\npip install . && aisle play clock 1\n```" in README_TEXT
+    assert '```\npip install ".[test]" && python -m pytest -q -n auto\n```' in README_TEXT
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'pip install --quiet ".[test]"' in ci and "\npython3 -m pytest -q -n auto\n" in ci
