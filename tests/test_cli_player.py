@@ -147,7 +147,7 @@ def test_analyze_tells_winning_from_losing_moves():
     # Along the solver's winning line of Ten Across seed 1, the first position with a losing move:
     # the line's own move must be listed as winnable there.
     from solvers import get_solver
-    from solvers.cli.player import analyze
+    from solvers.players.analysis import analyze
 
     state = get_game("ten-across").deal(1)
     for move in get_solver("ten-across").solve(state).moves:
@@ -180,8 +180,8 @@ def test_deals_prints_winnable_graded_seeds_and_keeps_them_in_the_store(capsys, 
     def refuse(*args, **kwargs):
         raise AssertionError("a second run must read the store, not solve or play again")
 
-    monkeypatch.setattr("solvers.players.play_game", refuse)
-    monkeypatch.setattr("solvers.get_solver", refuse)
+    monkeypatch.setattr("solvers.studies.deal_book.play_game", refuse)
+    monkeypatch.setattr("solvers.studies.deal_book.get_solver", refuse)
     assert run(capsys, monkeypatch, *argv)[1] == out
 
 

@@ -19,10 +19,11 @@ from rules.errors import AisleError, InvalidSeedError
 from solvers.cli import winrate as cli_winrate
 from solvers.studies import dispatch
 from solvers.cli.main import main as cli_main
+from solvers.studies.report import format_table, plot_title, summarize
 from solvers.studies.seeds import SeedSet, parse_seeds
 from solvers.studies.stats import running_interval, wilson_interval, win_rate
 from solvers.studies.store import ResultsStore, StoreError
-from solvers.studies.winrate import estimate_win_rate, format_table, plot_title, summarize
+from solvers.studies.winrate import estimate_win_rate
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 

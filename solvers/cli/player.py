@@ -10,27 +10,23 @@
   seeds the thoughtful solver proved winnable (its line replayed by the referee), each graded by
   the share of no-peek games won on it (:mod:`solvers.players.grading`).
 
+The work is the library's: :mod:`solvers.players.analysis` (the move a player makes, every
+move's verdicts) and :mod:`solvers.studies.deal_book` (winnable deals, graded, in the results
+store); this module parses, calls them and prints.
+
 Also the player arguments and helpers ``aisle play`` shares (:func:`add_player_args`,
 :func:`make_player`).  Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
 """
 import json
 import sys
 
-import numpy as np
-
-from rules import get_game
 from rules.errors import InvalidOptionError
-from rules.game import Outcome
-from solvers.cli.winrate import DEFAULT_DB
-from solvers.players.grading import grade_of
-from solvers.core.result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
-from solvers.studies.seeds import parse_seeds
 from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
                          add_position_args, parse_options, positive, start_state)
+from solvers.cli.winrate import DEFAULT_DB
+from solvers.players.analysis import ANALYZE_BUDGET, ANALYZE_SAMPLES, analyze, choose_now
 
 EXIT_NO_MOVE = EXIT_UNSOLVABLE
-
-ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
 
 
 # ---- shared with ``aisle play`` ------------------------------------------------------------
@@ -78,12 +74,6 @@ def move_text(state, move, notation="aisleriot"):
     return state.format_move(move, notation)
 
 
-def _choose(player, state):
-    if player.peeks:
-        return player.choose_peeking(state)
-    return player.choose(state.observation())
-
-
 # ---- hint ----------------------------------------------------------------------------------
 def cmd_hint(args):
     game, state = start_state(args)
@@ -92,7 +82,7 @@ def cmd_hint(args):
               f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
         return EXIT_NO_MOVE
     player = make_player(args, game)
-    move = _choose(player, state)
+    move = choose_now(player, state)
     notation = game.notations[-1] if args.format == "notation" else "aisleriot"
     print(move_text(state, move, notation))
     detail = ""
@@ -105,37 +95,6 @@ def cmd_hint(args):
 
 
 # ---- analyze -------------------------------------------------------------------------------
-def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET, seed=0):
-    """One row per move of the solver's move set: ``(move, verdict, won, worlds)`` -- the
-    thoughtful verdict of the position after the move (``winnable``, ``lost`` or ``unknown``)
-    and the sampled worlds (0 when nothing is hidden) in which the move was found to win."""
-    from solvers.core.registry import get_solver
-    from solvers.players.pimc import wins_after
-
-    solver = get_solver(state.game)
-    observation = state.observation()
-    worlds = []
-    if observation.hidden_count:
-        rng = np.random.default_rng(seed)
-        worlds = [observation.sample(rng) for _ in range(samples)]
-    rows = []
-    for move in observation.legal_moves(distinct=True):
-        child = state.copy()
-        child.apply(move)
-        if child.is_won():
-            verdict = "winnable"
-        elif child.outcome != Outcome.ONGOING:
-            verdict = "lost"
-        else:
-            result = solver.solve(child, timeout=timeout)
-            verdict = {"solved": "winnable", "unsolvable": "lost"}.get(result.verdict, "unknown")
-        won = sum(wins_after(solver, world, move, budget) for world in worlds)
-        rows.append((move, verdict, won, len(worlds)))
-    order = {"winnable": 0, "unknown": 1, "lost": 2}
-    rows.sort(key=lambda row: (order[row[1]], -row[2]))
-    return rows
-
-
 def cmd_analyze(args):
     game, state = start_state(args)
     if state.is_over() or not state.legal_moves(distinct=True):
@@ -162,7 +121,7 @@ def cmd_analyze(args):
 
 # ---- deals ---------------------------------------------------------------------------------
 def cmd_deals(args):
-    from solvers.players import default_player
+    from solvers.studies.deal_book import DealBook
 
     if not args.winnable:
         raise InvalidOptionError("aisle deals lists winnable deals only: add --winnable")
@@ -172,104 +131,28 @@ def cmd_deals(args):
             raise InvalidOptionError(f"{name} {value} must be 1 or more")
     if args.no_db and args.db is not None:
         raise InvalidOptionError("--db and --no-db contradict each other")
-    game = get_game(args.game)
     found = checked = 0
-    with _DealBook(game, args) as book:
+    db = None if args.no_db else (args.db or DEFAULT_DB)
+    with DealBook(args.game, db=db, numbering=args.numbering, options=parse_options(args.option),
+                  timeout=args.timeout, games=args.games) as book:
         for seed in range(args.from_seed, args.from_seed + args.max_seeds):
             checked += 1
-            if not book.winnable(seed):
+            deal = book.grade(seed)
+            if deal is None:
                 continue
-            won = book.no_peek_wins(seed)
-            grade = grade_of(won, args.games)
-            print(f"# seed {seed}: winnable, no-peek games won {won}/{args.games}: {grade}",
+            print(f"# seed {seed}: winnable, no-peek games won {deal.won}/{args.games}: {deal.grade}",
                   file=sys.stderr, flush=True)
-            if args.difficulty and grade != args.difficulty:
+            if args.difficulty and deal.grade != args.difficulty:
                 continue
-            print(f"{seed} {grade} {won}/{args.games}", flush=True)
+            print(f"{seed} {deal.grade} {deal.won}/{args.games}", flush=True)
             found += 1
             if found >= args.count:
                 break
     kind = f"{args.difficulty} " if args.difficulty else ""
-    print(f"# {found} winnable {kind}{game.name} deals among {checked} seeds from {args.from_seed} "
-          f"(grade: share of {args.games} {default_player(game)} games won; verdicts and games "
+    print(f"# {found} winnable {kind}{book.game.name} deals among {checked} seeds from {args.from_seed} "
+          f"(grade: share of {args.games} {book.player} games won; verdicts and games "
           f"{'not kept' if args.no_db else 'kept in ' + book.where})", file=sys.stderr)
     return 0 if found >= args.count else EXIT_NO_MOVE
-
-
-class _DealBook:
-    """The thoughtful verdicts and the no-peek games of ``aisle deals``, read from the results
-    store when an earlier run (``deals`` or ``winrate``) has them and written there otherwise:
-    the solver's run under these settings, and one player run per player seed."""
-
-    def __init__(self, game, args):
-        from solvers.studies.dispatch import make_settings
-        from solvers.players import default_player
-        from solvers.studies.store import ResultsStore
-
-        self.game, self.args = game, args
-        self.where = ":memory:" if args.no_db else (args.db or DEFAULT_DB)
-        self.store = ResultsStore(self.where)
-        base = dict(game=game.name, numbering=args.numbering, options=parse_options(args.option),
-                    timeout=args.timeout)
-        self.solver_run = self.store.run_id(make_settings(**base))
-        self.player_settings = [make_settings(**base, player={"name": default_player(game), "seed": k})
-                                for k in range(args.games)]
-        self.player_runs = [self.store.run_id(settings) for settings in self.player_settings]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.store.close()
-
-    def _stored(self, run_id, seed):
-        counts = self.store.counts(run_id, parse_seeds(seed, self.args.numbering or self.game.default_numbering))
-        return next((v for v, n in counts.items() if n), None)
-
-    def _deal(self, seed):
-        return self.game.deal(seed, self.args.numbering, **parse_options(self.args.option))
-
-    def winnable(self, seed):
-        """Proven winnable: stored as solved, or solved now (the line replayed by the referee)."""
-        stored = self._stored(self.solver_run, seed)
-        if stored is None:
-            from solvers.core.registry import get_solver
-
-            result = get_solver(self.game).solve(self._deal(seed), timeout=self.args.timeout)
-            if result.solved:
-                result.verify()
-            self._write(self.solver_run, seed, result.verdict, len(result.moves),
-                        result.nodes_expanded, result.seconds, VERDICT_CODES)
-            stored = result.verdict
-        return stored == SOLVED
-
-    def no_peek_wins(self, seed):
-        """Games won by the default player with seeds 0 .. games-1 (each win replayed)."""
-        from solvers.studies.dispatch import make_player, verdict_texts
-        from solvers.players import play_game
-
-        won = 0
-        for run_id, settings in zip(self.player_runs, self.player_settings):
-            stored = self._stored(run_id, seed)
-            if stored is None:
-                record = play_game(self._deal(seed), make_player(settings["player"]))
-                if record.won:
-                    record.verify()
-                stored = SOLVED if record.won else UNSOLVABLE
-                self._write(run_id, seed, stored, len(record.moves), len(record.moves), record.seconds,
-                            verdict_texts(settings))
-            won += stored == SOLVED
-        return won
-
-    def _write(self, run_id, seed, verdict, length, nodes, seconds, texts):
-        from rules import __version__
-        from solvers.core.solver import empty_columns
-
-        cols = empty_columns(np.array([seed], dtype=np.int64))
-        cols["verdict"][0] = VERDICT_CODE[verdict]
-        cols["length"][0] = length if verdict == SOLVED else -1
-        cols["nodes"][0], cols["seconds"][0] = nodes, seconds
-        self.store.add_batch(run_id, cols, __version__, verdict_texts=texts)
 
 
 # ---- registration --------------------------------------------------------------------------

@@ -84,7 +84,9 @@ def _terminate(signum, frame):
 
 def cmd_winrate(args):
     """Run :func:`solvers.studies.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
-    from solvers.studies.winrate import WorkerError, estimate_win_rate, format_table, summary_row
+    from solvers.core.workers import WorkerError
+    from solvers.studies.report import format_table, summary_row
+    from solvers.studies.winrate import estimate_win_rate
 
     progress = show_progress(args)
     db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
@@ -115,7 +117,7 @@ def cmd_winrate(args):
 
 def cmd_report(args):
     from solvers.studies.store import ResultsStore
-    from solvers.studies.winrate import format_table, plot_report, plot_target, summarize
+    from solvers.studies.report import format_table, plot_report, plot_target, summarize
 
     plot = plot_target(args.plot)[0] if args.plot is not None else None    # checked before anything is read
     with ResultsStore(args.db, readonly=True) as store:

@@ -1,2 +1,3 @@
-"""Studies over many deals: win-rate estimates, the results store, seed ranges, statistics,
-process and Dask runners, reports and plots."""
+"""Studies over many deals: win-rate estimates (winrate), their process and Dask runners
+(runners), reports and plots (report), graded winnable deals (deal_book), the results store,
+seed ranges, statistics."""
