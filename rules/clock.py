@@ -55,7 +55,7 @@ import numba
 from rules.cards import KING, aisleriot_card_str, card_str
 from rules.deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
 from rules.errors import InvalidDealError, listing
-from rules.game import STATE_DTYPE, Game, Kernels, Outcome
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace
 from rules.layout import Layout
 from rules._jit import cached_jit, jit
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_src
@@ -462,6 +462,26 @@ class ClockGame(Game):
     slot_names = SLOT_NAMES
     kernels = KERNELS
     options = {}
+    # clock.scm: a 5 x 7 grid of slots and blanks, every slot fanned right; the columns are 1.15
+    # units apart so that four right-fanned cards fit between slots.
+    picture_places = tuple(SlotPlace(x * 1.15, y, "right") for x, y in (
+        (1, 0), (3, 0), (5, 0), (0, 1), (6, 1), (0, 2), (3, 2), (6, 2), (0, 3), (6, 3), (1, 4), (3, 4), (5, 4)))
+    hides_cards = True
+    plays_itself = True
+
+    def hidden_entries(self, array, history):
+        """The face-down cards (the game plays itself: no choice depends on them)."""
+        up = array[UP:UP + N_SLOTS * PILE]
+        return [CARDS + i for i in np.flatnonzero(up == 0).tolist()]
+
+    def blind_move(self, array, move):
+        """A face-down centre card on top is placed by its rank: blind until it shows."""
+        if array[UP + PILE * CENTRE + PILE - 1] != 0:
+            return False
+        return move.kind == DBL or (move.kind == DRAG and move.src == CENTRE)
+
+    def play_forced(self, state):
+        return play(state)
 
     def deal_array(self, seed, numbering, options):
         return deal_from_deck(aisleriot_shuffle(seed, 52))

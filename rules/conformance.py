@@ -14,11 +14,8 @@ from rules.errors import AisleError, InvalidTraceError, clip, shorten
 from rules.game import Outcome
 from rules.layout import parse_layout
 from rules.moves import Move
-from rules.registry import get_game
+from rules.registry import all_games, get_game
 from rules.textfile import read_text
-
-# Slot counts identify the game: each of the five has a different number of slots.
-_GAME_BY_SLOTS = {13: "clock", 16: "freecell", 11: "yukon", 12: "ten-across", 18: "zebra"}
 
 
 @dataclass
@@ -53,18 +50,27 @@ def read_trace_lines(path):
     return read_text(path, "trace", MAX_TRACE_BYTES, InvalidTraceError).splitlines()
 
 
+def _games_by_slots():
+    """``{slot count: game name}`` over the registered games; each has its own number of slots,
+    so a layout's slot count says which game it is."""
+    games = {game.n_slots: game.name for game in all_games()}
+    assert len(games) == len(all_games()), "two registered games have the same number of slots"
+    return games
+
+
 def detect_game(lines, path="trace"):
     """The game a trace is for, from the slot count of its first ``NEW`` layout."""
+    by_slots = _games_by_slots()
     for lineno, line in enumerate(lines, 1):
         if line.startswith("NEW "):
             try:
                 slots = len(parse_layout(line[4:]).slots)
             except AisleError as exc:
                 raise InvalidTraceError(f"{_name(path)} line {lineno}: {clip(exc)}") from None
-            if slots not in _GAME_BY_SLOTS:
+            if slots not in by_slots:
                 raise InvalidTraceError(f"{_name(path)} line {lineno}: a layout with {slots} slots, "
                                         f"which matches no known game")
-            return _GAME_BY_SLOTS[slots]
+            return by_slots[slots]
     raise InvalidTraceError(f"{_name(path)} has no 'NEW <layout>' line")
 
 

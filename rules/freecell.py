@@ -75,7 +75,7 @@ from rules.cards import colour as _red, rank as _rank, suit as _suit
 from rules.deals import aisleriot_shuffle, microsoft_deal
 from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
                      listing, shorten)
-from rules.game import STATE_DTYPE, Game, Kernels, State
+from rules.game import STATE_DTYPE, Game, Kernels, State, slot_row
 from rules.layout import Layout
 from rules.moves import DBL, DRAG, Move, encode
 
@@ -553,6 +553,16 @@ class FreecellGame(Game):
     numberings = _NUMBERINGS
     default_numbering = "microsoft"
     notations = ("aisleriot", "standard")
+    board_formats = ("fcs",)    # Freecell Solver's board text (from_text reads it too)
+    # freecell.scm: free cells 0-3 then homecells 4-7 (each a 24th closer, a quarter gap between
+    # the groups), the eight fields on the next row.
+    picture_places = tuple(slot_row(0, [0, 23 / 24, 46 / 24, 69 / 24, 4.125, 4.125 + 23 / 24,
+                                        4.125 + 46 / 24, 4.125 + 69 / 24], "stack") + slot_row(1, range(8), "down"))
+
+    def format_board(self, state, board_format):
+        if board_format != "fcs":
+            return super().format_board(state, board_format)
+        return format_fcs_board(state)
 
     # ---- deals and layouts --------------------------------------------------------------------
     def deal_array(self, seed, numbering, options):

@@ -3,7 +3,10 @@
 A game module (``rules/clock.py`` ...) reads top to bottom: constants and the state-array
 layout, the deal, the Numba kernels, then a :class:`Game` subclass registered by name.  The
 kernels travel together as a :class:`Kernels` tuple -- the whole interface the search core
-and the conformance runner need, so they never import game internals.
+and the conformance runner need, so they never import game internals.  What else differs
+between games (hidden cards and memory, picture layout, score, board formats, forced play) is
+declared on the subclass too, with a default here: generic modules ask the game, never test its
+name.
 
 Kernel contract (all take the state as a 1-D ``np.int16`` array and never raise):
 
@@ -23,25 +26,19 @@ Undo is a snapshot restore: a state is a few hundred bytes, so copying it back i
 safer than recording inverse operations (Freecell's autoplay can move many cards per action).
 """
 from collections.abc import Mapping
-from enum import IntEnum
 from typing import Callable, NamedTuple
 
 import numpy as np
 
+from rules.cards import card_str
 from rules.deals import check_aisleriot_seed
 from rules.errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
                      InvalidStateError, clip, shorten)
+from rules.kernel_types import STATE_DTYPE, Outcome
 from rules.layout import Layout, check_layout, parse_layout
 from rules.moves import Move
-
-STATE_DTYPE = np.int16
-
-
-class Outcome(IntEnum):
-    ONGOING = 0
-    WON = 1
-    LOST = 2
-    ABORTED = 3  # Aisleriot would throw a Scheme error here (Zebra, spec 7.6)
+from rules.observation import observe
+from rules.pictures.svg import state_to_svg
 
 
 class Kernels(NamedTuple):
@@ -51,6 +48,20 @@ class Kernels(NamedTuple):
     won: Callable
     hash: Callable
     score: Callable
+
+
+class SlotPlace(NamedTuple):
+    """Where a picture puts a slot (:mod:`rules.pictures.svg`), in slot units from the top left,
+    and how the slot shows its cards."""
+
+    x: float
+    y: float
+    fan: str = "stack"            # "stack" (normal slot), "down" or "right" (extended slot)
+
+
+def slot_row(y, xs, fan):
+    """One :class:`SlotPlace` per ``x`` of ``xs``, all on row ``y``."""
+    return [SlotPlace(x, y, fan) for x in xs]
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -71,6 +82,11 @@ class Game:
     numberings = ("aisleriot",)
     default_numbering = "aisleriot"
     notations = ("aisleriot",)   # move notations format_move knows; the last is the game's own
+    board_formats = ()        # other programs' board texts format_board writes (Freecell: "fcs")
+    picture_places = ()       # a SlotPlace per slot: where Aisleriot's new-game puts it
+    keeps_score = True        # False where Aisleriot shows no score (Ten Across: scores-disabled)
+    hides_cards = False       # True where hidden_entries can hide cards from the player
+    plays_itself = False      # True where no position offers a choice (Clock): see play_forced
 
     # ---- hooks a game implements -----------------------------------------------------------
     def deal_array(self, seed, numbering, options):
@@ -110,6 +126,30 @@ class Game:
         if notation != "aisleriot":
             raise InvalidOptionError(f"{self.name} has no move notation {shorten(notation)}; use 'aisleriot'")
         return str(move)
+
+    def format_board(self, state, board_format) -> str:
+        """``state`` as board text in one of :attr:`board_formats` (another program's format)."""
+        raise InvalidOptionError(f"{self.name} has no board format {shorten(board_format)}")
+
+    def hidden_entries(self, array, history):
+        """Indices of ``array`` whose cards a player at the table has not seen
+        (:mod:`rules.observation`); ``history`` is the state's ``(move, array before)`` list,
+        the player's memory.  The default hides nothing (Freecell: every card is face up)."""
+        return []
+
+    def blind_move(self, array, move) -> bool:
+        """True when the legality of ``move`` in ``array`` (an observation's array) depends on a
+        hidden card; only hand-made layouts Aisleriot cannot reach have such moves."""
+        return False
+
+    def status_note(self, layout) -> str:
+        """What a picture's caption says of a position besides its score (Zebra: redeals left)."""
+        return ""
+
+    def play_forced(self, state):
+        """Play a game that plays itself (:attr:`plays_itself`) from ``state`` (changed in place)
+        to its end; returns the moves played."""
+        raise NotImplementedError(f"{self.name} does not play itself")
 
     # ---- public API ------------------------------------------------------------------------
     def resolve_options(self, options=None, **kwargs):
@@ -201,6 +241,10 @@ class Game:
                 f"({shorten(str(layout))}) has {int(rebuilt[i])} there")
         return a
 
+    def trusted_state(self, array) -> "State":
+        """:meth:`State.trusted` of this game: for arrays the engine built itself."""
+        return State.trusted(self, array)
+
     def new_move_buffer(self):
         return np.empty(self.max_moves, dtype=np.int32)
 
@@ -209,13 +253,7 @@ class Game:
 
 
 def _slot_text(slot):
-    return " ".join(("" if up else "*") + _pretty(c) for c, up in slot) or "-"
-
-
-def _pretty(card):
-    from rules.cards import card_str
-
-    return card_str(card)
+    return " ".join(("" if up else "*") + card_str(c) for c, up in slot) or "-"
 
 
 def _as_int16(array, game):
@@ -360,14 +398,10 @@ class State:
     # ---- what a player sees, and pictures ---------------------------------------------------
     def observation(self):
         """What a player at the table has seen of this game (:mod:`rules.observation`)."""
-        from rules.observation import observe
-
         return observe(self)
 
     def to_svg(self, **kwargs) -> str:
         """The position drawn as Aisleriot lays it out, as SVG text (:mod:`rules.pictures.svg`)."""
-        from rules.pictures.svg import state_to_svg
-
         return state_to_svg(self, **kwargs)
 
     def _repr_svg_(self):

@@ -6,20 +6,10 @@ the player cannot know replaced by :data:`HIDDEN`, plus the multiset of those un
 deck minus everything visible, so it adds no knowledge).  Equal observations mean equal
 knowledge; they compare and hash by game and array.
 
-Per game (which array entries are hidden):
-
-* Yukon, Ten Across: the face-down cards.  They never move (only groups with a face-up deepest
-  card move) and a card once face up stays face up, so memory adds nothing.
-* Clock: the face-down cards (the game plays itself; no choice depends on them).
-* Zebra: the stock during the first pass.  The waste is face up (every card reached it face up,
-  so a player with memory knows its whole order).  Once the player has turned the waste back
-  into the stock -- a redeal in the state's move history -- the stock's order is known: it is
-  the waste it saw, in the same order.  A state built from a layout or a seed has no history, so
-  its stock is unknown even when the layout's redeal counter says 1.
-* Freecell: nothing; the observation is the position.
-
-Memory is read from the state's move history (``State._history``): moves taken back with
-``undo`` are forgotten with it.
+Each game says which array entries are hidden (:meth:`rules.game.Game.hidden_entries`, with its
+reasons): face-down cards (Yukon, Ten Across, Clock), Zebra's stock until the player has turned
+the waste back into it, nothing in Freecell.  Memory is read from the state's move history
+(``State._history``): moves taken back with ``undo`` are forgotten with it.
 
 ``observation.sample(rng)`` deals the unseen cards at random into the hidden places: a uniform
 random permutation of the unseen multiset gives every distinct arrangement the same chance
@@ -32,82 +22,24 @@ Legal moves depend on visible cards only (tested on random play for every game) 
 hand-made layouts Aisleriot cannot reach: a Ten Across pile whose top card is face down accepts
 a drop only if that card matches, and a face-down Clock centre card is placed by its rank.
 There :meth:`Observation.legal_moves` lists the moves legal in every consistent world, i.e.
-leaves those out unless the unseen cards leave just one possibility.
+leaves out those the game calls blind (:meth:`rules.game.Game.blind_move`) unless the unseen
+cards leave just one possibility.
+
+This module imports no game and not :mod:`rules.game` (which imports it): it asks
+``state.game`` for what differs.
 """
 import numpy as np
 
 from rules.cards import card_str
-from rules.game import STATE_DTYPE, Outcome, State
-from rules.moves import CLICK, DBL, DRAG, Move
+from rules.kernel_types import STATE_DTYPE, Outcome
+from rules.moves import Move
 
 HIDDEN = -2           # an array entry the player cannot know (EMPTY is -1)
 
 
-# ---- which entries are hidden, per game ------------------------------------------------------
-def _yukon_hidden(state):
-    from rules import yukon as yk
-
-    a = state.array
-    out = []
-    for p in range(yk.N_PILES):
-        base = yk.TAB + p * yk.CAP
-        out.extend(range(base, base + int(a[yk.DOWN + p])))
-    return out
-
-
-def _ten_across_hidden(state):
-    from rules import ten_across as ta
-
-    a = state.array
-    out = []
-    for p in range(ta.N_PILES):
-        base = ta.PILES + ta.PILE_CAP * p
-        out.extend(range(base, base + int(a[ta.DOWN + p])))
-    return out
-
-
-def _clock_hidden(state):
-    from rules import clock as ck
-
-    up = state.array[ck.UP:ck.UP + ck.N_SLOTS * ck.PILE]
-    return [ck.CARDS + i for i in np.flatnonzero(up == 0).tolist()]
-
-
-def _zebra_hidden(state):
-    from rules import zebra as zb
-
-    if zebra_stock_remembered(state):
-        return []
-    return list(range(zb.STOCK, zb.STOCK + int(state.array[zb.STOCK_LEN])))
-
-
-def zebra_stock_remembered(state):
-    """True if the state's history holds Zebra's redeal: the stock is then the waste the player
-    watched being dealt, in the same order."""
-    from rules import zebra as zb
-
-    for move, before in state._history:
-        if move.kind == CLICK and before[zb.STOCK_LEN] == 0 and before[zb.WASTE_LEN] > 0:
-            return True
-    return False
-
-
-def _nothing_hidden(state):
-    return []
-
-
-_HIDDEN_ENTRIES = {
-    "yukon": _yukon_hidden,
-    "ten-across": _ten_across_hidden,
-    "clock": _clock_hidden,
-    "zebra": _zebra_hidden,
-    "freecell": _nothing_hidden,
-}
-
-
 def hidden_entries(state):
     """Sorted array indices of ``state`` whose cards the player has not seen."""
-    return sorted(_HIDDEN_ENTRIES[state.game.name](state))
+    return sorted(state.game.hidden_entries(state.array, state._history))
 
 
 def observe(state):
@@ -119,28 +51,6 @@ def observe(state):
     observation = Observation(state.game, array, unseen)
     observation._trusted = True       # made from a real position: its worlds are positions too
     return observation
-
-
-# ---- moves whose legality would depend on a hidden card (hand-made layouts only) -------------
-def _ten_across_blind_drop(array, move):
-    from rules import ten_across as ta
-
-    if move.kind != DRAG or move.dst < ta.FIRST_PILE:
-        return False
-    p = move.dst - ta.FIRST_PILE
-    h = int(array[ta.HEIGHT + p])
-    return h > 0 and int(array[ta.DOWN + p]) == h
-
-
-def _clock_blind_place(array, move):
-    from rules import clock as ck
-
-    if array[ck.UP + ck.PILE * ck.CENTRE + ck.PILE - 1] != 0:
-        return False
-    return move.kind == DBL or (move.kind == DRAG and move.src == ck.CENTRE)
-
-
-_BLIND_MOVE = {"ten-across": _ten_across_blind_drop, "clock": _clock_blind_place}
 
 
 class Observation:
@@ -167,7 +77,7 @@ class Observation:
         self._trusted = False        # observe() sets it: worlds then skip State's array check
 
     def _world(self, array):
-        return State.trusted(self.game, array) if self._trusted else State(self.game, array)
+        return self.game.trusted_state(array) if self._trusted else self.game.as_state(array)
 
     # ---- knowledge -------------------------------------------------------------------------
     @property
@@ -225,9 +135,8 @@ class Observation:
         """The actions Aisleriot accepts here (``distinct=True``: the solver's move set), which
         are the same in every consistent world; see the module docstring for the exception."""
         moves = self.representative().legal_moves(distinct)
-        blind = _BLIND_MOVE.get(self.game.name)
-        if blind is not None and not self.determined:
-            moves = [m for m in moves if not blind(self.array, m)]
+        if not self.determined:
+            moves = [m for m in moves if not self.game.blind_move(self.array, m)]
         return moves
 
     @property

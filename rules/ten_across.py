@@ -53,7 +53,7 @@ import numpy as np
 from rules.cards import EMPTY, aisleriot_card_str
 from rules.deals import AisleriotRandom, shuffle_many
 from rules.errors import InvalidDealError, InvalidStateError, listing
-from rules.game import STATE_DTYPE, Game, Kernels
+from rules.game import STATE_DTYPE, Game, Kernels, slot_row
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DRAG, encode, move_dst, move_n, move_src
@@ -337,6 +337,27 @@ class TenAcrossGame(Game):
     slot_names = SLOT_NAMES
     kernels = KERNELS
     options = {"spots": True}   # "Allow temporary spots use" (allow-two-spot-use)
+    # ten-across.scm: a blank, the two spots; the ten piles on the next row.
+    picture_places = tuple(slot_row(0, (1, 2), "stack") + slot_row(1, range(10), "down"))
+    keeps_score = False         # scores-disabled
+    hides_cards = True
+
+    def hidden_entries(self, array, history):
+        """The face-down cards.  They never move (only groups with a face-up deepest card move)
+        and a card once face up stays face up, so memory adds nothing."""
+        out = []
+        for p in range(N_PILES):
+            base = PILES + PILE_CAP * p
+            out.extend(range(base, base + int(array[DOWN + p])))
+        return out
+
+    def blind_move(self, array, move):
+        """A pile whose top card is face down accepts a drop only if that card matches."""
+        if move.kind != DRAG or move.dst < FIRST_PILE:
+            return False
+        p = move.dst - FIRST_PILE
+        h = int(array[HEIGHT + p])
+        return h > 0 and int(array[DOWN + p]) == h
 
     def deal_array(self, seed, numbering, options):
         deck = np.array(AisleriotRandom(seed).shuffle(range(52)), dtype=np.int64)

@@ -37,7 +37,7 @@ from rules.cards import EMPTY, aisleriot_card_str
 from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, listing, shorten
-from rules.game import STATE_DTYPE, Game, Kernels, Outcome
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace, slot_row
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -403,6 +403,19 @@ class YukonGame(Game):
         f"foundation {s}" for s in FOUNDATION_SLOTS[1:])
     kernels = KERNELS
     options = {}
+    # yukon.scm: foundation 0, a blank, piles 1-7; foundations 8-10 down the left column.
+    picture_places = tuple([SlotPlace(0, 0)] + slot_row(0, range(2, 9), "down")
+                           + [SlotPlace(0, y) for y in (1, 2, 3)])
+    hides_cards = True
+
+    def hidden_entries(self, array, history):
+        """The face-down cards.  They never move (only groups with a face-up deepest card move)
+        and a card once face up stays face up, so memory adds nothing."""
+        out = []
+        for p in range(N_PILES):
+            base = TAB + p * CAP
+            out.extend(range(base, base + int(array[DOWN + p])))
+        return out
 
     def deal_array(self, seed, numbering, options):
         return deal_from_rng(AisleriotRandom(seed))

@@ -64,7 +64,7 @@ from rules._jit import jit
 from rules.cards import aisleriot_card_str, card_str, colour, rank
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, listing, shorten
-from rules.game import Game, Kernels, Outcome, STATE_DTYPE
+from rules.game import Game, Kernels, Outcome, STATE_DTYPE, slot_row
 from rules.layout import Layout
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
 
@@ -491,6 +491,24 @@ class ZebraGame(Game):
                   + tuple(f"tab{i}" for i in range(1, 9)))
     kernels = KERNELS
     options = {}
+    # zebra.scm: stock, waste, a third of a slot, eight foundations; tableau a third apart.
+    picture_places = tuple(slot_row(0, (0, 1), "stack") + slot_row(0, [2 + 1 / 3 + k for k in range(8)], "stack")
+                           + slot_row(1, [k * 4 / 3 for k in range(8)], "down"))
+    hides_cards = True
+
+    def hidden_entries(self, array, history):
+        """The stock during the first pass.  The waste is face up (every card reached it face
+        up, so a player with memory knows its whole order).  Once the player has turned the
+        waste back into the stock -- a redeal in ``history`` -- the stock's order is known: it
+        is the waste it saw, in the same order.  A state built from a layout or a seed has no
+        history, so its stock is unknown even when the layout's redeal counter says 1."""
+        for move, before in history:
+            if move.kind == CLICK and before[STOCK_LEN] == 0 and before[WASTE_LEN] > 0:
+                return []
+        return list(range(STOCK, STOCK + int(array[STOCK_LEN])))
+
+    def status_note(self, layout):
+        return f"redeals left {MAX_REDEALS - layout.redeals}"
 
     def deal_array(self, seed, numbering, options):
         return deal_to_array(deal_cards(seed))

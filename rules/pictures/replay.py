@@ -141,7 +141,7 @@ def outcome_text(state, verdict=None):
         text = "not finished"
     if verdict is not None:
         text += f" (solver: {verdict})"
-    if state.game.name != "ten-across":              # Ten Across keeps no score
+    if state.game.keeps_score:
         text += f", score {state.score}"
     return f"{text}, {n} move{'s' if n != 1 else ''}"
 

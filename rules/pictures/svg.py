@@ -1,8 +1,11 @@
 """Positions drawn as SVG: cards where Aisleriot puts each game's slots.
 
 ``state_to_svg(state)`` returns standalone SVG text (``State.to_svg`` and Jupyter's
-``_repr_svg_`` call it).  Slot positions come from each game's ``new-game`` in Aisleriot's
-``games/*.scm`` (its grid of slots, blank slots and ``HORIZPOS`` nudges), in card-size units.
+``_repr_svg_`` call it).  Slot positions are the game's ``picture_places``
+(:class:`rules.game.SlotPlace`), taken from its ``new-game`` in Aisleriot's ``games/*.scm``
+(its grid of slots, blank slots and ``HORIZPOS`` nudges), in card-size units; the caption asks
+the game whether it keeps a score and what more to say (``keeps_score``, ``status_note``).
+This module imports no game and not :mod:`rules.game` (which imports it).
 Extended slots fan their cards (down, or right for Clock); normal slots stack them, so only the
 top card shows.  Every card is one ``<g class="card ...">`` element, ``back`` when face down, so
 a picture can be checked by counting.  Rank and suit are text with the Unicode suit symbols in
@@ -15,7 +18,6 @@ their destination, a clicked or turned card, and the game's automatic follow-ups
 refills, flips) with them.
 """
 from collections import Counter
-from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from rules.cards import card_str
@@ -33,39 +35,6 @@ CAPTION_H = 24
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_SYMBOL = "\u2663\u2666\u2665\u2660"      # ♣ ♦ ♥ ♠, the order of rules.cards
 
-
-class SlotPlace(NamedTuple):
-    """Where a slot sits, in slot units from the top left, and how it shows its cards."""
-
-    x: float
-    y: float
-    fan: str = "stack"            # "stack" (normal slot), "down" or "right" (extended slot)
-
-
-def _row(y, xs, fan):
-    return [SlotPlace(x, y, fan) for x in xs]
-
-
-_CLOCK = {  # clock.scm: a 5 x 7 grid of slots and blanks; every slot fans right
-    0: (1, 0), 1: (3, 0), 2: (5, 0), 3: (0, 1), 4: (6, 1), 5: (0, 2), 6: (3, 2),
-    7: (6, 2), 8: (0, 3), 9: (6, 3), 10: (1, 4), 11: (3, 4), 12: (5, 4),
-}
-
-LAYOUTS = {
-    # Clock's grid is 1.15 units wide a column so four right-fanned cards fit between slots.
-    "clock": [SlotPlace(x * 1.15, y, "right") for x, y in (_CLOCK[s] for s in range(13))],
-    # freecell.scm: free cells 0-3 then homecells 4-7 (each a 24th closer, a quarter gap
-    # between the groups), the eight fields on the next row.
-    "freecell": _row(0, [0, 23 / 24, 46 / 24, 69 / 24, 4.125, 4.125 + 23 / 24, 4.125 + 46 / 24,
-                         4.125 + 69 / 24], "stack") + _row(1, range(8), "down"),
-    # yukon.scm: foundation 0, a blank, piles 1-7; foundations 8-10 down the left column.
-    "yukon": [SlotPlace(0, 0)] + _row(0, range(2, 9), "down") + [SlotPlace(0, y) for y in (1, 2, 3)],
-    # ten-across.scm: a blank, the two spots; the ten piles on the next row.
-    "ten-across": _row(0, (1, 2), "stack") + _row(1, range(10), "down"),
-    # zebra.scm: stock, waste, a third of a slot, eight foundations; tableau a third apart.
-    "zebra": _row(0, (0, 1), "stack") + _row(0, [2 + 1 / 3 + k for k in range(8)], "stack")
-    + _row(1, [k * 4 / 3 for k in range(8)], "down"),
-}
 
 _STYLE = (
     ".aisle-position .table{fill:#1c6b3a}"
@@ -154,8 +123,8 @@ def moved_cards(before: Layout, after: Layout):
 
 # ---- geometry ---------------------------------------------------------------------------------
 def _layout_and_places(state):
-    places = LAYOUTS.get(state.game.name)
-    if places is None:
+    places = state.game.picture_places
+    if not places:
         raise InvalidOptionError(f"no picture layout for game {state.game.name!r}")
     layout = state.game.array_to_layout(state.array)
     if len(layout.slots) != len(places):
@@ -213,12 +182,11 @@ def _card_svg(card, face_up, x, y, moved):
 
 def _caption_text(state, layout):
     text = state.game.title
-    if state.game.name != "ten-across":          # Ten Across keeps no score (scores-disabled)
+    if state.game.keeps_score:
         text += f" \u2014 score {layout.score}"
-    if state.game.name == "zebra":
-        from rules.zebra import MAX_REDEALS
-
-        text += f", redeals left {MAX_REDEALS - layout.redeals}"
+    note = state.game.status_note(layout)
+    if note:
+        text += f", {note}"
     if state.is_over():
         text += ", won" if state.is_won() else ", game over"
     return text

@@ -28,11 +28,9 @@ def cmd_deal(args):
     if args.format == "aisleriot":
         print(state.layout())
     elif args.format == "fcs":
-        if game.name != "freecell":
+        if "fcs" not in game.board_formats:
             raise InvalidOptionError(f"--format fcs is Freecell Solver's board format; {game.name} has none")
-        from rules.freecell import format_fcs_board
-
-        print(format_fcs_board(state), end="")
+        print(game.format_board(state, "fcs"), end="")
     else:
         print(state)
     return 0

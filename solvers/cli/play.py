@@ -3,9 +3,9 @@
 ``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|thoughtful] ...``
 prints the moves on stdout, one per line (``--show``: each position too, as the player sees it),
 and one summary line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
-bad input.  Without ``--player`` Clock keeps its forced-play report and ``--random`` its random
-walk; other games use the default player (``pimc``; Freecell: the solver, which hides nothing
-from it there).
+bad input.  Without ``--player`` a game that plays itself (Clock) keeps its forced-play report
+and ``--random`` its random walk; other games use the default player (``pimc``; where nothing is
+hidden, as in Freecell, the solver).
 """
 import json
 import random
@@ -46,8 +46,8 @@ def cmd_play(args):
     game, state = start_state(args)
     if args.random:
         return _play_random(game, state, args)
-    if game.name == "clock" and args.player is None:
-        return _play_clock(state, args)
+    if game.plays_itself and args.player is None:
+        return _play_forced(game, state, args)
     if args.max_moves < 1:
         raise InvalidOptionError(f"--max-moves {args.max_moves} must be 1 or more")
     return _play_auto(game, state, args)
@@ -92,13 +92,11 @@ def _play_auto(game, state, args):
     return EXIT_WON if record.won else EXIT_LOST
 
 
-def _play_clock(state, args):
-    from rules.clock import play
-
+def _play_forced(game, state, args):
     start = state.copy()
-    moves = play(state)
+    moves = game.play_forced(state)
     title = f"Aisleriot seed {args.seed}" if args.seed is not None else "given position"
-    print(f"Clock, {title}\n{start}\n")
+    print(f"{game.title}, {title}\n{start}\n")
     print("Play: " + " ".join(str(m) for m in moves))
     verdict = "won" if state.is_won() else "lost"
     print(f"\n{state}\n\nResult: {verdict}, score {state.score}, {len(moves)} moves")

@@ -94,6 +94,16 @@ class Solver:
     def __repr__(self):
         return f"get_solver({self.GAME!r})"
 
+    def visible_value(self, array):
+        """A heuristic value, higher is better, of a position as a player sees it: a state array
+        of this game where :data:`rules.observation.HIDDEN` marks unknown cards (face-down ones,
+        and in a foreseen position cards a move would turn up).  An unknown card earns nothing
+        for where it lies, but turning one up earns the face-down term, so revealing moves rank
+        above lateral ones.  The greedy player plays the move with the best value; pimc breaks
+        ties with it (docs/players.md).  The terms are the usual ones for the game, the weights
+        round numbers, not tuned."""
+        raise NotImplementedError(f"the {self.GAME} solver has no visible-value heuristic")
+
     # ---- checks ----------------------------------------------------------------------------
     def check_method(self, method):
         if method is None:

@@ -12,6 +12,7 @@ import numpy as np
 from rules import ten_across as ta
 from rules._jit import jit
 from rules.cards import EMPTY
+from rules.observation import HIDDEN
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
 from solvers.core.search import BestFirst, DFS, GamePlug
@@ -452,6 +453,30 @@ class TenAcrossSolver(Solver):
     GAME = "ten-across"
     METHODS = tuple(METHODS)
     RULE_MODES = RULE_MODES
+
+    def visible_value(self, array):
+        """Cards out of place, face-down cards, occupied spots and cards covering face-down ones
+        cost; empty piles help."""
+        a = array.tolist()
+        spots = sum(1 for s in range(ta.N_SPOTS) if a[ta.SPOT + s] != EMPTY)
+        down = misplaced = covering = empty = 0
+        for p in range(ta.N_PILES):
+            h, d = a[ta.HEIGHT + p], a[ta.DOWN + p]
+            base = ta.PILES + ta.PILE_CAP * p
+            down += d
+            if h == 0:
+                empty += 1
+                continue
+            if d > 0:
+                covering += h - d
+            for i in range(d, h):
+                card = a[base + i]
+                if card == HIDDEN:
+                    continue
+                king = card % 13 == ta.KING_INDEX
+                placed = king if i == 0 else (not king and i > d and a[base + i - 1] == card + 1)
+                misplaced += not placed
+        return -(2 * misplaced + 3 * down + 2 * spots + covering) + empty
 
     def _search(self, start, method, rules, limits):
         kind, weights = METHODS[method]

@@ -14,6 +14,7 @@ from rules._jit import jit
 from rules.cards import colour, rank
 from rules.game import Outcome
 from rules.moves import DRAG, encode
+from rules.observation import HIDDEN
 from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
@@ -285,6 +286,17 @@ class ZebraSolver(Solver):
     GAME = "zebra"
     METHODS = tuple(METHODS)
     RULE_MODES = RULE_MODES
+
+    def visible_value(self, array):
+        """Cards home and on the tableau, fewer cards waiting in stock and waste, and cards a
+        move would turn up (foreseen, still hidden, in the waste or a refilled pile)."""
+        a = array.tolist()
+        home = sum(a[zb.FOUND_LEN:zb.FOUND_LEN + zb.N_FOUND])
+        tableau = sum(a[zb.TAB_LEN:zb.TAB_LEN + zb.N_TAB])
+        waiting = a[zb.WASTE_LEN] + a[zb.STOCK_LEN]
+        revealed = sum(1 for i in range(zb.WASTE, zb.WASTE + a[zb.WASTE_LEN]) if a[i] == HIDDEN)
+        revealed += sum(1 for t in range(zb.N_TAB) if a[zb.TAB_LEN + t] and a[zb.TAB + zb.TAB_CAP * t] == HIDDEN)
+        return 10 * home + 2 * tableau - waiting + revealed
 
     def _search(self, start, method, rules, limits):
         kind, weights = METHODS[method]

@@ -18,6 +18,7 @@ Freecell hides nothing, so its default player is the solver itself (``thoughtful
 not peek there).
 """
 from rules.errors import InvalidOptionError
+from rules.registry import get_game
 from solvers.players.greedy import GreedyPlayer
 from solvers.players.pimc import PimcPlayer
 from solvers.players.play import DEFAULT_MAX_MOVES, GameRecord, play_game
@@ -29,9 +30,10 @@ DEFAULT_PLAYER = "pimc"
 
 
 def default_player(game):
-    """The player ``aisle play`` uses when none is named: the solver where nothing is hidden."""
-    name = game.name if hasattr(game, "name") else str(game)
-    return "thoughtful" if name == "freecell" else DEFAULT_PLAYER
+    """The player ``aisle play`` uses when none is named (``game``: a Game or its name): the
+    solver where the game hides no card (:attr:`rules.game.Game.hides_cards`)."""
+    game = get_game(game) if isinstance(game, str) else game
+    return DEFAULT_PLAYER if game.hides_cards else "thoughtful"
 
 
 def get_player(name, seed=0, **params):

@@ -14,7 +14,7 @@ import numpy as np
 
 from rules.errors import IllegalMoveError, InvalidOptionError
 from rules.observation import Observation
-from solvers.players import heuristics
+from solvers.core.registry import get_solver
 
 
 def _whole(name, value, low=1):
@@ -93,10 +93,11 @@ def child_key(observation, move):
 
 
 def ranked_by_value(observation, moves, rng=None):
-    """``moves`` best first by the heuristic value of the position each leads to; equal values
-    in a random order from ``rng`` (move order when None)."""
-    name = observation.game.name
-    values = [heuristics.value(name, observation.view_after(m)) for m in moves]
+    """``moves`` best first by the heuristic value of the position each leads to (the game's
+    :meth:`solvers.core.solver.Solver.visible_value`); equal values in a random order from
+    ``rng`` (move order when None)."""
+    value = get_solver(observation.game).visible_value
+    values = [value(observation.view_after(m)) for m in moves]
     noise = rng.random(len(moves)) if rng is not None else np.zeros(len(moves))
     order = sorted(range(len(moves)), key=lambda i: (-values[i], noise[i], i))
     return [moves[i] for i in order]

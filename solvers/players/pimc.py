@@ -17,8 +17,8 @@ solves each with the game's thoughtful solver under ``budget`` nodes:
 
 It plays the move whose best plan wins most worlds; among equals the one more solutions start
 with (a move that merely keeps every world winnable wins them all too; following the
-solutions is what makes progress), then the heuristic's order (:mod:`.heuristics`).  When no
-world is won it plays the heuristic's best move.
+solutions is what makes progress), then the heuristic's order (the solver's ``visible_value``).
+When no world is won it plays the heuristic's best move.
 
 Why plans and not single moves: a world's line may make choices that only its own hidden cards
 justify (which group to move, which pile to open next); crediting only its first move lets

@@ -17,6 +17,7 @@ from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
 from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
 from solvers.games.freecell.plug import plug, replay_atomic
 from solvers.games.freecell.portfolio import run_stages
+from solvers.games.freecell import visible
 
 
 class FreecellSolver(Solver):
@@ -26,6 +27,7 @@ class FreecellSolver(Solver):
     GAME = "freecell"
     METHODS = ("fast", "astar", "short", "greedy", "dfs")
     RULE_MODES = ("aisleriot", "open")
+    visible_value = staticmethod(visible.value)
 
     def _search(self, start, method, rules, limits):
         return run_stages(start.array, method, limits)

@@ -28,6 +28,7 @@ from solvers.games.yukon.pairs import pair_dead_end
 from solvers.games.yukon.triples import triple_dead_end
 from solvers.games.yukon.plugs import PLUGS
 from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
+from solvers.games.yukon import visible
 
 WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; astar: weighted A*
 # Randomized probes: the node budget of one probe, at most PROBES of them, and at most
@@ -55,6 +56,7 @@ class YukonSolver(Solver):
     GAME = "yukon"
     METHODS = ("dfs", "greedy", "astar")
     RULE_MODES = ("aisleriot", "open")
+    visible_value = staticmethod(visible.value)
 
     def _search(self, start, method, rules, limits):
         return search(start.array, method, rules, limits)
