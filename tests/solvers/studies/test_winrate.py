@@ -1,30 +1,21 @@
-"""Win-rate estimation: seed ranges, Wilson intervals, the SQLite store, resume, Dask, the CLI."""
-import hashlib
-import json
+"""Win-rate estimation (solvers/studies/winrate.py): resume in and across processes, settings kept
+apart, Dask, every bad argument refused before anything runs, and auto-players' runs."""
 import math
 import os
-import pathlib
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from rules.errors import AisleError, InvalidSeedError
-from solvers.cli import winrate as cli_winrate
 from solvers.studies import dispatch
-from solvers.cli.main import main as cli_main
-from solvers.studies.seeds import SeedSet, parse_seeds
-from solvers.studies.stats import running_interval, wilson_interval, win_rate
-from solvers.studies.store import ResultsStore, StoreError
-from solvers.studies.winrate import estimate_win_rate, format_table, plot_title, summarize
-
-REPO = pathlib.Path(__file__).resolve().parents[1]
+from solvers.studies.store import ResultsStore
+from solvers.studies.winrate import estimate_win_rate, plot_title, summarize
+from tests.support import REPO
+from tests.support.results import stored_rows
 
 
 def _env():
@@ -33,115 +24,6 @@ def _env():
     return env
 
 
-def _rows(db):
-    """Every stored deal as (game, settings-relevant fields, seed, verdict, length, nodes)."""
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT game, numbering, rules, options, timeout, max_nodes, seed, verdict, "
-                            "length, nodes FROM deals ORDER BY game, run_id, seed").fetchall()
-
-
-def _digest(path):
-    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
-
-
-# ---- seeds --------------------------------------------------------------------------------------
-def test_seed_ranges_parse_merge_and_print():
-    s = parse_seeds("1-1000,5000,7000-7100")
-    assert len(s) == 1000 + 1 + 101
-    assert str(s) == "1-1000,5000,7000-7100"
-    assert 5000 in s and 4999 not in s
-    assert str(parse_seeds(" 10 - 20 , 5, 15-30,31")) == "5,10-31"      # sorted, merged, no duplicates
-    assert list(parse_seeds("3,1-2")) == [1, 2, 3]
-    assert str(parse_seeds(range(5, 10))) == "5-9"
-    assert str(parse_seeds([9, 3, 4, 5, 3])) == "3-5,9"
-    assert str(parse_seeds(np.array([0, 2]))) == "0,2"
-    assert parse_seeds("1-3,2") == SeedSet([(1, 3)]) == SeedSet.parse("1,2,3")
-
-
-def test_batches_skip_excluded_seeds_and_keep_order():
-    s = parse_seeds("1-10,20-25")
-    out = list(s.batches(4, exclude=np.array([2, 3, 21, 40], dtype=np.int64)))
-    assert [b.tolist() for b in out] == [[1, 4, 5, 6], [7, 8, 9, 10], [20, 22, 23, 24], [25]]
-
-
-@pytest.mark.parametrize("text", ["", " ", "5-3", "abc", "1-", "-5", "1,,2", "1-2-3", "1.5", "0x10"])
-def test_bad_seed_text_is_a_clear_error(text):
-    with pytest.raises(InvalidSeedError) as err:
-        parse_seeds(text)
-    assert repr(text.strip()) in str(err.value) or repr(text) in str(err.value)
-
-
-def test_seed_bounds_follow_the_numbering():
-    parse_seeds("0-5")
-    with pytest.raises(InvalidSeedError, match="4294967296"):
-        parse_seeds("4294967290-4294967296")
-    with pytest.raises(InvalidSeedError, match="microsoft"):
-        parse_seeds("0-3", "microsoft")
-    assert len(parse_seeds("4294967296", "microsoft")) == 1
-
-
-# ---- statistics ---------------------------------------------------------------------------------
-def test_wilson_known_values():
-    # Values worked out by hand from Wilson's formula (z = 1.959964).
-    lo, hi = wilson_interval(0, 10)
-    assert lo == 0 and hi == pytest.approx(0.27754, abs=1e-5)
-    lo, hi = wilson_interval(5, 10)
-    assert (lo, hi) == (pytest.approx(0.23659, abs=1e-5), pytest.approx(0.76341, abs=1e-5))
-    lo, hi = wilson_interval(81, 263)
-    assert (lo, hi) == (pytest.approx(0.25529, abs=1e-4), pytest.approx(0.36621, abs=1e-4))
-    assert wilson_interval(0, 0) == (0.0, 1.0)
-
-
-@given(st.integers(0, 2000), st.integers(0, 2000), st.integers(0, 300))
-def test_unknowns_widen_the_interval_both_ways(won, lost, unknown):
-    w = win_rate(won, lost, unknown)
-    n = won + lost + unknown
-    if n == 0:
-        return
-    low_all_lost, high_all_lost = wilson_interval(won, n)
-    low_all_won, high_all_won = wilson_interval(won + unknown, n)
-    assert w.low == low_all_lost and w.high == high_all_won
-    assert w.low <= won / n <= (won + unknown) / n <= w.high
-    if won + lost:
-        assert w.low <= w.rate <= w.high
-
-
-def test_running_interval_ends_at_the_final_interval():
-    flags = np.arange(100) % 7 == 0
-    unk = np.arange(100) % 11 == 5
-    n, rate, low, high = running_interval(flags & ~unk, unk)
-    w = win_rate(int((flags & ~unk).sum()), int((~flags & ~unk).sum()), int(unk.sum()))
-    assert (low[-1], high[-1], rate[-1]) == pytest.approx((w.low, w.high, w.rate))
-
-
-# ---- dispatch -----------------------------------------------------------------------------------
-def test_clock_rows_match_the_forced_play_move_by_move():
-    from rules.clock import autoplay
-
-    for seed in range(1, 40):
-        row = dispatch.solve_deal("clock", seed)
-        _, moves, final = autoplay(seed)
-        assert row["verdict"] == ("solved" if final.is_won() else "unsolvable")
-        assert row["nodes"] == len(moves)
-        assert row["length"] == (len(moves) if final.is_won() else None)
-
-
-def test_freecell_uses_its_solver_and_unknown_is_never_unsolvable():
-    row = dispatch.solve_deal("freecell", 3, max_nodes=100_000)
-    assert row["verdict"] == "solved" and row["length"] > 0 and row["nodes"] > 0
-    tiny = dispatch.solve_deal("freecell", 2, max_nodes=5)
-    assert tiny["verdict"] == "unknown" and tiny["length"] is None
-
-
-def test_rule_modes_are_checked_before_anything_runs(tmp_path):
-    with pytest.raises(AisleError, match="rule mode"):
-        dispatch.make_settings("clock", rules="relaxed")
-    with pytest.raises(AisleError, match="no rule mode 'bogus'"):
-        estimate_win_rate("ten-across", "1-3", rules="bogus", db=tmp_path / "r.sqlite")
-    assert not (tmp_path / "r.sqlite").exists()
-
-
-# ---- the estimate -------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_clock_one_million_deals_interval_contains_one_thirteenth():
     t = time.perf_counter()
@@ -163,7 +45,7 @@ def test_resume_in_process_gives_the_same_table_without_duplicates(tmp_path):
     assert again.new_deals == 0 and again.stats == full.stats
     fresh = estimate_win_rate("clock", "1-5000,9000-9010", db=tmp_path / "fresh.sqlite", jobs=1)
     assert fresh.stats == full.stats
-    assert _rows(db) == _rows(tmp_path / "fresh.sqlite")
+    assert stored_rows(db) == stored_rows(tmp_path / "fresh.sqlite")
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*), count(DISTINCT seed) FROM results").fetchone() == (5011, 5011)
 
@@ -203,7 +85,7 @@ def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
     assert resumed.resumed_deals == n and resumed.new_deals == 150_000 - n
     clean = estimate_win_rate("clock", "1-150000", db=tmp_path / "clean.sqlite", jobs=1)
     assert resumed.stats == clean.stats
-    assert _rows(db) == _rows(tmp_path / "clean.sqlite")
+    assert stored_rows(db) == stored_rows(tmp_path / "clean.sqlite")
 
 
 def test_different_settings_are_kept_apart(tmp_path):
@@ -241,123 +123,9 @@ def test_dask_local_cluster_gives_the_same_results_as_local_processes(tmp_path):
         again = estimate_win_rate("clock", "1-4000,10000-10500", db=tmp_path / "dask.sqlite",
                                   dask=cluster.scheduler_address, batch_size=600)
     assert remote.stats == local.stats and again.new_deals == 0
-    assert _rows(tmp_path / "dask.sqlite") == _rows(tmp_path / "local.sqlite")
+    assert stored_rows(tmp_path / "dask.sqlite") == stored_rows(tmp_path / "local.sqlite")
 
 
-# ---- errors that must leave data alone ------------------------------------------------------------
-def _run_cli(capsys, *argv):
-    code = cli_main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_bad_seeds_exit_2_and_leave_the_store_alone(tmp_path, capsys):
-    db = tmp_path / "keep.sqlite"
-    estimate_win_rate("clock", "1-100", db=db, jobs=1)
-    before = _rows(db)
-    for bad in ("5-3", "x", "1-99999999999"):
-        code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", bad, "--db", str(db))
-        assert code == 2 and out == ""
-        assert err.count("\n") == 1 and "Traceback" not in err and "seed" in err
-    assert _rows(db) == before
-
-
-def test_unwritable_database_path_is_a_clear_error(tmp_path, capsys):
-    blocker = tmp_path / "plain-file"
-    blocker.write_text("not a directory")
-    for path in (tmp_path / "no-such-dir" / "r.sqlite", blocker / "r.sqlite", tmp_path):
-        code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-10", "--db", str(path))
-        assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-        assert "results database" in err
-    assert blocker.read_text() == "not a directory"
-    assert not (tmp_path / "no-such-dir").exists()
-
-
-def test_database_of_another_program_is_refused_untouched(tmp_path, capsys):
-    other = tmp_path / "other.sqlite"
-    with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE results (seed INTEGER, verdict TEXT)")
-        conn.execute("INSERT INTO results VALUES (1, 'mine')")
-    conn.close()
-    text = tmp_path / "notes.sqlite"
-    text.write_text("hello, I am not a database\n" * 50)
-    for path in (other, text):
-        digest = _digest(path)
-        for argv in (["winrate", "clock", "--seeds", "1-10", "--db", str(path)], ["report", str(path)]):
-            code, out, err = _run_cli(capsys, *argv)
-            assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-            assert "refusing to touch it" in err
-        assert _digest(path) == digest
-        assert not pathlib.Path(str(path) + "-wal").exists()
-    with pytest.raises(StoreError):
-        ResultsStore(other)
-
-
-def test_report_of_a_missing_file_does_not_create_it(tmp_path, capsys):
-    code, out, err = _run_cli(capsys, "report", str(tmp_path / "nope.sqlite"))
-    assert code == 2 and "does not exist" in err
-    assert not (tmp_path / "nope.sqlite").exists()
-
-
-# ---- the command line ---------------------------------------------------------------------------
-def test_winrate_command_prints_only_the_table_on_stdout(tmp_path, capsys):
-    db = tmp_path / "cli.sqlite"
-    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-2000", "--db", str(db), "--jobs", "1",
-                              "--batch-size", "500", "--progress")
-    assert code == 0
-    lines = out.splitlines()
-    assert len(lines) == 2 and lines[0].split()[:2] == ["game", "numbering"] and lines[1].startswith("clock")
-    assert "deal" in err and "win" in err                      # tqdm bar with the running rate
-    est = estimate_win_rate("clock", "1-2000", jobs=1)
-    assert f"{100 * est.rate:.3f}%" in lines[1]
-
-
-def test_report_table_exports_and_plot(tmp_path, capsys):
-    db = tmp_path / "rep.sqlite"
-    est = estimate_win_rate("clock", "1-3000", db=db, jobs=1)
-    estimate_win_rate("ten-across", "3", db=db, jobs=1, max_nodes=10_000)
-    code, out, _ = _run_cli(capsys, "report", str(db))
-    assert code == 0 and len(out.splitlines()) == 3
-    code, out, _ = _run_cli(capsys, "report", str(db), "--export", "json")
-    data = json.loads(out)
-    clock = next(r for r in data if r["game"] == "clock")
-    assert (clock["deals"], clock["won"], clock["unsolvable"], clock["unknown"]) == (
-        3000, est.stats.won, est.stats.unsolvable, 0)
-    assert (clock["low"], clock["high"]) == pytest.approx((est.stats.low, est.stats.high))
-    code, out, _ = _run_cli(capsys, "report", str(db), "--export", "csv")
-    assert out.splitlines()[0].startswith("game,numbering,rules,options,limits,deals,won")
-    assert len(out.splitlines()) == 3
-    code, out, _ = _run_cli(capsys, "report", str(db), "--export", "csv", "--deals")
-    assert len(out.splitlines()) == 1 + 3001
-    png = tmp_path / "plot.png"
-    code, out, err = _run_cli(capsys, "report", str(db), "--plot", str(png))
-    assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_bad_command_line_values_exit_2(capsys):
-    for argv in (["winrate", "clock", "--seeds", "1-5", "--jobs", "0"],
-                 ["winrate", "clock", "--seeds", "1-5", "--timeout", "-1"],
-                 ["winrate", "clock"],
-                 ["winrate", "clock", "--seeds", "1-5", "--option", "nonsense", "--no-db"],
-                 ["winrate", "nosuchgame", "--seeds", "1-5", "--no-db"]):
-        with pytest.raises(SystemExit) as exc:
-            code = cli_main(argv)
-            raise SystemExit(code)
-        assert exc.value.code == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "Traceback" not in err
-
-
-def test_aisle_command_has_winrate_and_report():
-    """``aisle`` itself must offer the subcommands (solvers.cli.main calls cli_winrate.register)."""
-    from solvers.cli.main import build_parser
-
-    args = build_parser().parse_args(["winrate", "clock", "--seeds", "1-10"])
-    assert args.func is cli_winrate.cmd_winrate
-    assert build_parser().parse_args(["report", "x.sqlite"]).func is cli_winrate.cmd_report
-
-
-# ---- every bad argument is refused, quoting it, before anything runs or is written --------------------
 @pytest.mark.parametrize("name, value, quoted", [(case + (None,))[:3] for case in [
     ("jobs", 0), ("jobs", -1), ("jobs", 1.5), ("jobs", "2"), ("jobs", True), ("jobs", 10**6),
     ("batch_size", 0), ("batch_size", -3), ("batch_size", 2.5), ("batch_size", "x"), ("batch_size", False),
@@ -405,142 +173,6 @@ def test_failed_dask_connections_in_a_row_never_hang():
     assert proc.returncode == 0 and proc.stdout.strip() == "done", proc.stderr[-1000:]
 
 
-def test_malformed_batches_are_never_stored(tmp_path):
-    from solvers.core.solver import empty_columns
-
-    with ResultsStore(tmp_path / "b.sqlite") as store:
-        run = store.run_id(dispatch.make_settings("zebra"))
-        good = empty_columns(np.array([1, 2], np.int64))
-        good["verdict"][:] = [1, 2]
-        good["length"][0] = 30
-        bad_cases = []
-        for column, row, value in (("verdict", 0, 7), ("length", 1, 12), ("length", 0, -1),
-                                   ("seconds", 0, float("nan")), ("nodes", 0, -5), ("seed", 1, 1)):
-            batch = {k: v.copy() for k, v in good.items()}
-            batch[column][row] = value
-            bad_cases.append(batch)
-        bad_cases.append(dict(good, seconds=good["seconds"][:1]))
-        bad_cases.append({k: v for k, v in good.items() if k != "nodes"})
-        for batch in bad_cases:
-            with pytest.raises(StoreError, match="batch"):
-                store.add_batch(run, batch, "test")
-        assert store.counts(run) == {"solved": 0, "unsolvable": 0, "unknown": 0}
-        assert store.add_batch(run, good, "test") == 2
-
-
-# ---- the database argument --------------------------------------------------------------------------
-def test_empty_db_path_is_refused_not_a_temporary_database(tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-5", "--db", "", "--jobs", "1")
-    assert code == 2 and out == "" and err.count("\n") == 1 and "''" in err
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_no_db_and_db_together_are_refused(tmp_path, capsys):
-    db = tmp_path / "r.sqlite"
-    with pytest.raises(SystemExit) as exc:
-        cli_main(["winrate", "zebra", "--seeds", "1-5", "--no-db", "--db", str(db)])
-    err = capsys.readouterr().err
-    assert exc.value.code == 2 and err.count("\n") == 1 and "--db" in err and "--no-db" in err
-    assert not db.exists()
-
-
-def test_db_defaults_to_results_sqlite_in_the_current_directory(tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-3", "--jobs", "1")
-    assert code == 0 and (tmp_path / cli_winrate.DEFAULT_DB).exists()
-
-
-def test_the_summary_line_says_what_was_run_and_what_was_already_stored(tmp_path, capsys):
-    db = tmp_path / "r.sqlite"
-    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-2000", "--db", str(db))
-    est = estimate_win_rate("clock", "1-2000", jobs=1)
-    w = est.stats
-    assert "deals solved" not in err
-    assert (f"2000 deals run now ({w.won} won, {w.unsolvable} unsolvable, 0 unknown), "
-            f"0 already stored in {db}") in err
-    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-2500", "--db", str(db))
-    assert "500 deals run now (" in err and f"2000 already stored in {db}" in err
-    code, out, err = _run_cli(capsys, "winrate", "clock", "--seeds", "1-10", "--no-db")
-    assert "10 deals run now (" in err and "kept in memory only" in err
-    assert est.new_counts == {"solved": w.won, "unsolvable": w.unsolvable, "unknown": 0}
-
-
-# ---- settings a later version adds (such as who plays) -----------------------------------------------
-def test_a_new_setting_left_at_its_default_keeps_old_runs(tmp_path):
-    from solvers.studies.store import settings_key
-
-    db = tmp_path / "r.sqlite"
-    old = estimate_win_rate("clock", "1-100", db=db, jobs=1)
-    settings = dict(old.settings)
-    assert settings_key(dict(settings, player=None)) == settings_key(settings)
-    assert settings_key(dict(settings, player="greedy")) != settings_key(settings)
-    with ResultsStore(db) as store:
-        assert store.run_id(dict(settings, player=None)) == store.run_id(settings)
-        other = store.run_id(dict(settings, player="greedy"))
-        store.add_batch(other, dispatch.solve_batch(settings, np.arange(1, 11, dtype=np.int64)), "test")
-        runs = store.runs()
-    assert [run.get("player") for run in runs] == [None, "greedy"]
-    rows = summarize(str(db))
-    assert [(r["player"], r["deals"]) for r in rows] == [(None, 100), ("greedy", 10)]
-    lines = format_table(rows).splitlines()
-    assert lines[0].split()[5] == "player" and lines[1].split()[5] == "-" and lines[2].split()[5] == "greedy"
-    assert "player greedy" in plot_title(runs[1]) and "player" not in plot_title(runs[0])
-
-
-# ---- report --plot ----------------------------------------------------------------------------------
-@pytest.fixture
-def two_rule_modes(tmp_path):
-    db = tmp_path / "modes.sqlite"
-    for rules in ("aisleriot", "open"):
-        estimate_win_rate("ten-across", "1-6", db=db, jobs=1, rules=rules, max_nodes=20_000)
-    return db
-
-
-@pytest.mark.parametrize("name", ["x.foo", "x.txt", "x.sqlite"])
-def test_plot_to_an_unsupported_format_is_refused_before_anything(two_rule_modes, capsys, name):
-    target = two_rule_modes.parent / name
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(target))
-    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert repr(str(target)) in err and ".png" in err
-    assert not target.exists()
-
-
-@pytest.mark.parametrize("name", ["", "  ", "a\0b.png"])
-def test_plot_to_no_name_is_refused(two_rule_modes, capsys, name):
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", name)
-    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-
-
-def test_a_failing_disk_is_reported_not_masked_by_the_rollback(capsys):
-    if not os.path.exists("/dev/null"):
-        pytest.skip("needs /dev/null, where SQLite fails on the first write")
-    code, out, err = _run_cli(capsys, "winrate", "zebra", "--seeds", "1-3", "--db", "/dev/null")
-    assert code == 2 and err.count("\n") == 1 and "rollback" not in err and "/dev/null" in err
-
-
-def test_plot_to_a_directory_is_refused(two_rule_modes, capsys):
-    folder = two_rule_modes.parent / "plots"
-    folder.mkdir()
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(folder))
-    assert code == 2 and out == "" and err.count("\n") == 1 and "directory" in err
-    assert list(folder.iterdir()) == [] and not (two_rule_modes.parent / "plots.png").exists()
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot",
-                              str(two_rule_modes.parent / "missing" / "x.png"))
-    assert code == 2 and "does not exist" in err
-
-
-def test_plot_names_the_file_it_really_wrote(two_rule_modes, capsys):
-    stem = two_rule_modes.parent / "winrate"
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(stem))
-    written = pathlib.Path(str(stem) + ".png")
-    assert code == 0 and written.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert err.strip() == f"aisle: wrote {written}"
-    svg = two_rule_modes.parent / "w.svg"
-    code, out, err = _run_cli(capsys, "report", str(two_rule_modes), "--plot", str(svg))
-    assert code == 0 and svg.read_text().lstrip().startswith("<?xml") and err.strip() == f"aisle: wrote {svg}"
-
-
 def test_plot_titles_tell_rule_modes_apart(two_rule_modes):
     with ResultsStore(two_rule_modes, readonly=True) as store:
         titles = [plot_title(run) for run in store.runs()]
@@ -563,7 +195,7 @@ def test_a_players_games_are_a_run_of_their_own_and_are_won_or_lost(tmp_path):
     won = [play_game(get_game("ten-across").deal(s), get_player("greedy", seed=3)).won for s in range(1, 7)]
     assert player.stats.won == sum(won) <= solver.stats.won
     with ResultsStore(db, readonly=True) as store:
-        verdicts = {row["verdict"] for row in store.deal_rows()}
+        verdicts = {row["verdict"] for row in store.dealstored_rows()}
         rows = summarize(store)
     assert verdicts <= {"solved", "unsolvable", "won", "lost"} and verdicts & {"won", "lost"}
     assert [r.get("player") for r in rows] == [None, "greedy(seed=3)"]
