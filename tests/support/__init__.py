@@ -8,5 +8,4 @@ import pathlib
 
 TESTS = pathlib.Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
-DATA = TESTS / "data"
 SHARED = REPO.parent / "shared"
