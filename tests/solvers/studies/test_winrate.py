@@ -195,7 +195,7 @@ def test_a_players_games_are_a_run_of_their_own_and_are_won_or_lost(tmp_path):
     won = [play_game(get_game("ten-across").deal(s), get_player("greedy", seed=3)).won for s in range(1, 7)]
     assert player.stats.won == sum(won) <= solver.stats.won
     with ResultsStore(db, readonly=True) as store:
-        verdicts = {row["verdict"] for row in store.dealstored_rows()}
+        verdicts = {row["verdict"] for row in store.deal_rows()}
         rows = summarize(store)
     assert verdicts <= {"solved", "unsolvable", "won", "lost"} and verdicts & {"won", "lost"}
     assert [r.get("player") for r in rows] == [None, "greedy(seed=3)"]
