@@ -1,4 +1,4 @@
-"""Yukon pruning soundness at scale: the differential properties of tests/test_yukon_solver.py
+"""Yukon pruning soundness at scale: the differential properties of tests/solvers/games/yukon/
 with far more random examples than CI runs, and real-deal endgames against the unpruned search.
 
     python benchmarks/yukon_soundness.py [--examples 50000] [--seeds 1-400]
@@ -19,34 +19,33 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [HERE, os.path.join(HERE, "tests")]
+sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-import test_yukon_solver as T  # noqa: E402
-import yukon_reference as ref  # noqa: E402
 from rules.errors import InvalidSeedError  # noqa: E402
 from solvers import get_solver  # noqa: E402
 from solvers.core.search import DFS, Limits  # noqa: E402
 from solvers.studies.seeds import parse_seeds  # noqa: E402
 from solvers.games.yukon.plugs import PLUGS  # noqa: E402
 from solvers.games.yukon.solver import solver_root  # noqa: E402
+from tests.support import yukon as Y, yukon_reference as ref  # noqa: E402
 
 REFERENCE_NODES = 5_000_000
 
 
 PROPERTIES = [
-    ("dead-end rules", lambda: T.small_positions(max_out=34), T._check_dead_end),
-    ("twin rule, planted", lambda: T.twin_planted_positions().filter(lambda a: a is not None),
-     T._check_dead_end),
-    ("pruned search", lambda: T.small_positions(), T._check_pruned_search_agrees),
-    ("rule 6", lambda: T.king_room_positions(), T._check_pruned_search_agrees),
-    ("class search", lambda: st.one_of(T.small_positions(max_out=24), T.run_positions()),
-     T._check_class_search_agrees),
-    ("class cover", lambda: st.one_of(T.small_positions(max_out=30, full_piles=False),
-                                      T.run_positions(max_out=30)), T._check_class_covers),
-    ("rule 5", lambda: T.small_positions(), T._check_rule5),
+    ("dead-end rules", lambda: Y.small_positions(max_out=34), Y.check_dead_end),
+    ("twin rule, planted", lambda: Y.twin_planted_positions().filter(lambda a: a is not None),
+     Y.check_dead_end),
+    ("pruned search", lambda: Y.small_positions(), Y.check_pruned_search_agrees),
+    ("rule 6", lambda: Y.king_room_positions(), Y.check_pruned_search_agrees),
+    ("class search", lambda: st.one_of(Y.small_positions(max_out=24), Y.run_positions()),
+     Y.check_class_search_agrees),
+    ("class cover", lambda: st.one_of(Y.small_positions(max_out=30, full_piles=False),
+                                      Y.run_positions(max_out=30)), Y.check_class_covers),
+    ("rule 5", lambda: Y.small_positions(), Y.check_rule5),
 ]
 
 

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import freecell_reference as ref
 from rules import freecell as fc
 from rules import get_game
 from rules.moves import DBL, DRAG, Move
@@ -29,6 +28,7 @@ from solvers.games.freecell.rows import REC
 from solvers.games.freecell.solver import referee_atomic_length
 from solvers.core.result import SOLVED, SolutionError, SolveResult
 from solvers.core.search import DFS, BestFirst, Limits
+from tests.support import freecell_reference as ref
 
 GAME = get_game("freecell")
 HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_MAIN_BREAKS, fp.HW_NO_BURIED,

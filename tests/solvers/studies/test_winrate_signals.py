@@ -17,8 +17,8 @@ import uuid
 import pytest
 
 from solvers.studies.winrate import estimate_win_rate
+from tests.support import REPO
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 MARKER = "AISLE_TEST_RUN_MARKER"
 PROC = pathlib.Path("/proc")
 

@@ -14,9 +14,8 @@ from solvers.core.search import DFS, Limits
 from solvers.core.split_dfs import SplitDFS, run_dfs
 from solvers.games.yukon.plugs import PLUGS
 from solvers.games.yukon.solver import solver_root
-
-from test_search import EVEN, N, ODD, plug, replay, toy_apply, toy_heuristic_marking
-from test_yukon_solver import assert_class_line_wins
+from tests.support.toy import EVEN, N, ODD, plug, replay, toy_apply, toy_heuristic_marking
+from tests.support.yukon import assert_class_line_wins
 
 REACHABLE = 360          # rows reachable from any start of the toy: the even permutations of 6
 

@@ -27,9 +27,9 @@ from rules.errors import InvalidStateError, InvalidTraceError
 from rules.freecell import format_fcs_board, parse_fcs_board
 from rules.layout import parse_layout
 from rules.textfile import read_text
+from tests.support import REPO, SHARED
 
-TESTS = pathlib.Path(__file__).resolve().parent
-TRACES = TESTS.parents[1] / "shared" / "conformance"
+TRACES = SHARED / "conformance"
 MAX_MESSAGE = 300
 # Characters the formats use, plus some that break naive parsers: BOM, Kelvin sign (lower-cases
 # to k), long s (upper-cases to S), Arabic-Indic digits (int() takes them), NUL, other spaces.
@@ -349,16 +349,16 @@ def test_random_files_never_crash(data, packed):
 # ---- state arrays: in a child process, since they reach the kernels -------------------------------
 CHILD = """
 import sys
-sys.path.insert(0, {tests!r})
-import test_fuzz
+sys.path.insert(0, {repo!r})
+from tests.rules import test_fuzz
 test_fuzz.array_fuzz(sys.argv[1], int(sys.argv[2]))
 print("ok")
 """
 
 
 def run_child(name, examples):
-    proc = subprocess.run([sys.executable, "-c", CHILD.format(tests=str(TESTS)), name, str(examples)],
-                          capture_output=True, text=True, timeout=600, cwd=str(TESTS.parent),
+    proc = subprocess.run([sys.executable, "-c", CHILD.format(repo=str(REPO)), name, str(examples)],
+                          capture_output=True, text=True, timeout=600, cwd=str(REPO),
                           env={**os.environ, "PYTHONHASHSEED": "0"})
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), (
         f"child exited {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")

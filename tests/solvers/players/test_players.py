@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from rules import get_game
 from rules.errors import AisleError, IllegalMoveError, InvalidOptionError
 from solvers.players import PLAYER_NAMES, default_player, get_player, play_game
-from test_observation import playout, twin_state
+from tests.support.playouts import playout, twin_state
 
 FAST_PIMC = {"samples": 4, "budget": 300, "checks": 2, "extend": 1}
 
