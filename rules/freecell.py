@@ -70,7 +70,7 @@ import re
 import numpy as np
 
 from rules._jit import jit
-from rules.cards import EMPTY, RANKS, SUITS, card_str, parse_card
+from rules.cards import EMPTY, RANKS, SUITS, card_str, check_deck, parse_card
 from rules.cards import colour as _red, rank as _rank, suit as _suit
 from rules.deals import aisleriot_shuffle, microsoft_deal
 from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
@@ -521,25 +521,6 @@ def _column_bound(col):
     return max([13] + [k + c % 13 + 1 for k, c in enumerate(col)])
 
 
-def _check_cards(seen):
-    """``seen``: list of (card, where).  Raise naming missing and duplicate cards."""
-    where = {}
-    dups = []
-    for c, place in seen:
-        if c in where:
-            dups.append(f"{card_str(c)} ({where[c]} and {place})")
-        else:
-            where[c] = place
-    missing = [card_str(c) for c in range(52) if c not in where]
-    problems = []
-    if dups:
-        problems.append("duplicate " + listing(dups, sep=", "))
-    if missing:
-        problems.append("missing " + listing(missing))
-    if problems:
-        raise InvalidDealError("freecell position must hold each of the 52 cards once: " + "; ".join(problems))
-
-
 class FreecellGame(Game):
     name = "freecell"
     title = "Freecell"
@@ -577,15 +558,16 @@ class FreecellGame(Game):
             raise InvalidDealError(f"freecell has no redeals; layout redeal counter is {layout.redeals}")
         if layout.score < 0 or layout.score >= 32767 * SCORE_BASE:
             raise InvalidDealError(f"freecell score {layout.score} is out of range")
-        seen = []
+        cards, places = [], []
         for i, slot in enumerate(slots):
             for c, up in slot:
                 if not up:
                     raise InvalidDealError(f"freecell has no face-down cards: {card_str(c)}* in slot {i}")
                 if c >= 52:
                     raise InvalidDealError(f"card code {c} in slot {i} is not a card of one deck")
-                seen.append((c, f"slot {i}"))
-        _check_cards(seen)
+                cards.append(c)
+                places.append(f"slot {i}")
+        check_deck(cards, "freecell position", places=places, name=card_str)
         free = []
         for i in range(N_FREE):
             if len(slots[i]) > 1:

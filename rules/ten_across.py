@@ -50,9 +50,9 @@ merge them at the cost of sorting ten piles per hash).  The option is hashed too
 """
 import numpy as np
 
-from rules.cards import EMPTY, aisleriot_card_str
+from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.deals import AisleriotRandom, shuffle_many
-from rules.errors import InvalidDealError, InvalidStateError, listing
+from rules.errors import InvalidDealError, InvalidStateError
 from rules.game import STATE_DTYPE, Game, Kernels
 from rules.layout import Layout
 from rules._jit import jit
@@ -382,7 +382,7 @@ class TenAcrossGame(Game):
             state[DOWN + p] = down
             state[PILES + PILE_CAP * p: PILES + PILE_CAP * p + len(cards)] = cards
             seen.extend(cards)
-        _check_deck(seen)
+        check_deck(seen, "Ten Across layout")
         return state
 
     def array_options(self, array):
@@ -401,23 +401,6 @@ class TenAcrossGame(Game):
             base = PILES + PILE_CAP * p
             slots.append(tuple((int(array[base + k]), k >= down) for k in range(h)))
         return Layout(tuple(slots), 0, 0)
-
-
-def _check_deck(cards):
-    counts = [0] * 52
-    for c in cards:
-        if not 0 <= c < 52:
-            raise InvalidDealError(f"card code {c!r} is not one of the 52 cards")
-        counts[c] += 1
-    missing = [aisleriot_card_str(c) for c in range(52) if counts[c] == 0]
-    dupes = [aisleriot_card_str(c) for c in range(52) if counts[c] > 1]
-    if missing or dupes:
-        parts = []
-        if missing:
-            parts.append("missing " + listing(missing))
-        if dupes:
-            parts.append("duplicate " + listing(dupes))
-        raise InvalidDealError("Ten Across needs each of the 52 cards once: " + "; ".join(parts))
 
 
 GAME = TenAcrossGame()

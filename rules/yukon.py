@@ -33,10 +33,10 @@ Choices where the spec is silent:
 """
 import numpy as np
 
-from rules.cards import EMPTY, aisleriot_card_str
+from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
-from rules.errors import InvalidDealError, listing, shorten
+from rules.errors import InvalidDealError, shorten
 from rules.game import STATE_DTYPE, Game, Kernels, Outcome
 from rules.layout import Layout
 from rules._jit import jit
@@ -410,7 +410,7 @@ class YukonGame(Game):
     def layout_to_array(self, layout, options):
         if len(layout.slots) != N_SLOTS:
             raise InvalidDealError(f"a Yukon layout has {N_SLOTS} slots, got {len(layout.slots)}")
-        _check_cards(layout)
+        check_deck((c for slot in layout.slots for c, _ in slot), "Yukon layout")
         if layout.redeals != 0:
             raise InvalidDealError(f"Yukon never redeals; redeal counter {layout.redeals!r} must be 0")
         if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
@@ -449,19 +449,6 @@ class YukonGame(Game):
 
 def _slot_text(cards):
     return " ".join(aisleriot_card_str(c) + ("" if up else "*") for c, up in cards)
-
-
-def _check_cards(layout):
-    seen = [card for slot in layout.slots for card, _ in slot]
-    missing = sorted(set(range(52)) - set(seen))
-    extra = sorted({c for c in seen if seen.count(c) > 1})
-    if missing or extra:
-        parts = []
-        if missing:
-            parts.append("missing " + listing(aisleriot_card_str(c) for c in missing))
-        if extra:
-            parts.append("duplicate " + listing(aisleriot_card_str(c) for c in extra))
-        raise InvalidDealError("Yukon layout needs each of the 52 cards once: " + "; ".join(parts))
 
 
 GAME = YukonGame()

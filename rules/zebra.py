@@ -61,9 +61,9 @@ Choices where the spec is silent (checked against ``../shared/conformance/zebra.
 import numpy as np
 
 from rules._jit import jit
-from rules.cards import aisleriot_card_str, card_str, colour, rank
+from rules.cards import aisleriot_card_str, card_str, check_deck, colour, rank
 from rules.deals import AisleriotRandom
-from rules.errors import InvalidDealError, listing, shorten
+from rules.errors import InvalidDealError, shorten
 from rules.game import Game, Kernels, Outcome, STATE_DTYPE
 from rules.layout import Layout
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -503,19 +503,7 @@ class ZebraGame(Game):
             raise InvalidDealError(f"Zebra redeal counter {layout.redeals!r} must be 0 or 1")
         if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
             raise InvalidDealError(f"Zebra score {layout.score!r} is outside 0..{MAX_LAYOUT_SCORE}")
-        counts = [0] * 52
-        for slot in slots:
-            for card, _ in slot:
-                counts[card] += 1
-        missing = [f"{aisleriot_card_str(c)} x{2 - n}" for c, n in enumerate(counts) if n < 2]
-        extra = [f"{aisleriot_card_str(c)} x{n - 2}" for c, n in enumerate(counts) if n > 2]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append("missing " + listing(missing, sep=", "))
-            if extra:
-                parts.append("extra " + listing(extra, sep=", "))
-            raise InvalidDealError("Zebra needs each of the 52 cards exactly twice: " + "; ".join(parts))
+        check_deck((card for slot in slots for card, _ in slot), "Zebra layout", copies=2)
         for index, slot in enumerate(slots):
             want_up = index != STOCK_SLOT
             for card, up in slot:
