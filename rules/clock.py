@@ -190,7 +190,8 @@ def score(state):
 
 @jit
 def hash_state(state):
-    """splitmix64-style mix over (card, face) of every position in slot order; score excluded."""
+    """splitmix64-style mix over (card, face) of every position in slot order; score excluded.
+    Its steps are its own, not :mod:`rules.hashing`'s mixers, so that its values stay."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(N_SLOTS * PILE):
         v = np.uint64(state[CARDS + i] * 2 + state[UP + i] + 1)

@@ -76,6 +76,7 @@ from rules.deals import aisleriot_shuffle, microsoft_deal
 from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
                      listing, shorten)
 from rules.game import STATE_DTYPE, Game, Kernels, State
+from rules.hashing import splitmix64_next
 from rules.layout import Layout
 from rules.moves import DBL, DRAG, Move, encode
 
@@ -455,22 +456,13 @@ def score(state):
 
 
 @jit
-def _mix(x):
-    """splitmix64 finaliser."""
-    z = x + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@jit
 def hash_state(state):
     """Canonical 64-bit hash: free cells a set, columns a multiset, foundations by suit."""
     acc = np.uint64(0)
     for i in range(N_FREE):
         c = state[FREE + i]
         if c != EMPTY:
-            acc += _mix(np.uint64(c + 1) | np.uint64(1 << 40))
+            acc += splitmix64_next(np.uint64(c + 1) | np.uint64(1 << 40))
     found = np.uint64(0)
     for h in range(4):
         top = state[HOME + h]
@@ -478,15 +470,15 @@ def hash_state(state):
             found |= np.uint64(_rank(top)) << np.uint64(4 * _suit(top))
     for s in range(4):
         found |= np.uint64(state[HIGH + s]) << np.uint64(16 + 4 * s)
-    acc += _mix(found | np.uint64(1 << 41))
+    acc += splitmix64_next(found | np.uint64(1 << 41))
     for col in range(N_COLS):
         h = state[HEIGHT + col]
         base = COLS + col * COL_WIDTH
         x = np.uint64(h)
         for i in range(h):
-            x = _mix(x ^ (np.uint64(state[base + i] + 1) << np.uint64(32)))
-        acc += _mix(x | np.uint64(1 << 42))
-    return _mix(acc)
+            x = splitmix64_next(x ^ (np.uint64(state[base + i] + 1) << np.uint64(32)))
+        acc += splitmix64_next(x | np.uint64(1 << 42))
+    return splitmix64_next(acc)
 
 
 KERNELS = Kernels(legal_moves, apply, status, won, hash_state, score)

@@ -54,6 +54,7 @@ from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.deals import AisleriotRandom, shuffle_many
 from rules.errors import InvalidDealError, InvalidStateError
 from rules.game import STATE_DTYPE, Game, Kernels
+from rules.hashing import FNV_OFFSET, fnv1a, splitmix64
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DRAG, encode, move_dst, move_n, move_src
@@ -288,40 +289,25 @@ def score(state):
     return 0
 
 
-_FNV_PRIME = 0x100000001B3
-_FNV_OFFSET = 0xCBF29CE484222325
-
-
-@jit
-def _mix(h, v):
-    return (h ^ np.uint64(v + 2)) * np.uint64(_FNV_PRIME)
-
-
 @jit
 def hash_state(state):
     """64-bit hash of the canonical position: spots as a set, piles in order, no score."""
-    h = np.uint64(_FNV_OFFSET)
-    h = _mix(h, np.int64(state[OPT]))
+    h = FNV_OFFSET
+    h = fnv1a(h, np.int64(state[OPT]) + 2)
     a = np.int64(state[SPOT])
     b = np.int64(state[SPOT + 1])
     if a > b:
         a, b = b, a
-    h = _mix(h, a)
-    h = _mix(h, b)
+    h = fnv1a(h, a + 2)
+    h = fnv1a(h, b + 2)
     for p in range(N_PILES):
         ht = np.int64(state[HEIGHT + p])
-        h = _mix(h, ht)
-        h = _mix(h, np.int64(state[DOWN + p]))
+        h = fnv1a(h, ht + 2)
+        h = fnv1a(h, np.int64(state[DOWN + p]) + 2)
         base = PILES + PILE_CAP * p
         for k in range(ht):
-            h = _mix(h, np.int64(state[base + k]))
-    # splitmix64 finaliser so nearby positions spread over all bits
-    h ^= h >> np.uint64(30)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(31)
-    return h
+            h = fnv1a(h, np.int64(state[base + k]) + 2)
+    return splitmix64(h)    # so that nearby positions spread over all bits
 
 
 KERNELS = Kernels(legal_moves, apply, status, won, hash_state, score)

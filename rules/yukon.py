@@ -38,6 +38,7 @@ from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, shorten
 from rules.game import STATE_DTYPE, Game, Kernels, Outcome
+from rules.hashing import FNV_OFFSET, fnv1a
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -354,14 +355,15 @@ def status(state):
 
 @jit
 def _mix(h, v):
-    h = (h ^ np.uint64(v + 2)) * np.uint64(0x100000001B3)
+    """An FNV-1a step (of ``v + 2``) with a shift: this hash's own step, kept for its values."""
+    h = fnv1a(h, v + 2)
     return h ^ (h >> np.uint64(29))
 
 
 @jit
 def canonical_hash(state):
     """64-bit hash: piles in slot order (cards and face-down count), foundations as a set."""
-    h = np.uint64(0xCBF29CE484222325)
+    h = FNV_OFFSET
     for p in range(1, N_PILES + 1):
         n = _height(state, p)
         h = _mix(h, 100 + n)
@@ -376,6 +378,7 @@ def canonical_hash(state):
             if f != EMPTY and _suit(f) == suit_:
                 home = _rank(f)
         h = _mix(h, 200 + home)
+    # fmix64 cut after its first multiply (rules.hashing.fmix64 goes on): these hash values stay
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)

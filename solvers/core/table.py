@@ -23,28 +23,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from rules._jit import jit
+from rules.hashing import GOLDEN_GAMMA
 
 MAX_LOAD = 0.7
-_MUL = np.uint64(0x9E3779B97F4A7C15)
-
-
-@jit
-def fmix64(k):
-    """MurmurHash3's 64-bit finaliser: the solvers' second hashes mix their keys with it."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
-
-
-@jit
-def splitmix64(k):
-    """SplitMix64's output mix (without the increment)."""
-    k = (k ^ (k >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    k = (k ^ (k >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return k ^ (k >> np.uint64(31))
 
 
 def new_table(capacity):
@@ -61,7 +42,7 @@ def fix_h1(h1):
 
 @jit
 def _slot(h1, mask):
-    return np.int64((h1 * _MUL) >> np.uint64(20)) & mask
+    return np.int64((h1 * GOLDEN_GAMMA) >> np.uint64(20)) & mask
 
 
 @jit

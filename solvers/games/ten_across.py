@@ -12,11 +12,11 @@ import numpy as np
 from rules import ten_across as ta
 from rules._jit import jit
 from rules.cards import EMPTY
+from rules.hashing import fmix64, splitmix64
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
 from solvers.core.search import BestFirst, DFS, GamePlug
 from solvers.core.split_dfs import run_dfs
-from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
 PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
@@ -338,8 +338,8 @@ def hash1(state):
         base = PILES + PILE_CAP * p
         for k in range(h):
             x = (x ^ np.uint64(state[base + k] + 2)) * np.uint64(0x100000001B3)
-        acc += _splitmix(x)
-    return _splitmix(acc ^ (_spot_key(state) * np.uint64(0x9E3779B97F4A7C15)))
+        acc += splitmix64(x)
+    return splitmix64(acc ^ (_spot_key(state) * np.uint64(0x9E3779B97F4A7C15)))
 
 
 @jit
@@ -354,10 +354,10 @@ def hash2(state):
         base = PILES + PILE_CAP * p
         for k in range(h):
             x = x * np.uint64(0x5851F42D4C957F2D) + np.uint64(state[base + k] + 3)
-        x = _fmix(x + np.uint64(h))
+        x = fmix64(x + np.uint64(h))
         s_acc += x
         p_acc *= x | np.uint64(1)
-    return _fmix(_fmix(s_acc ^ _fmix(_spot_key(state) + np.uint64(7))) + p_acc)
+    return fmix64(fmix64(s_acc ^ fmix64(_spot_key(state) + np.uint64(7))) + p_acc)
 
 
 @jit

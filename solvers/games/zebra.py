@@ -13,13 +13,13 @@ from rules import zebra as zb
 from rules._jit import jit
 from rules.cards import colour, rank
 from rules.game import Outcome
+from rules.hashing import fmix64, splitmix64
 from rules.moves import DRAG, encode
 from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
 from solvers.core.search import BestFirst, DFS, GamePlug
 from solvers.core.split_dfs import run_dfs
-from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -191,12 +191,12 @@ def hash1(state):
         x = (x ^ np.uint64(64 + n + (16 * (t + 1) if ordered else 0))) * prime
         for i in range(n):
             x = (x ^ np.uint64(_kind(state[TAB + TAB_CAP * t + i]))) * prime
-        acc += _splitmix(x)
+        acc += splitmix64(x)
     lo, hi = _found_key(state)
     h = (h ^ acc) * prime
     h = (h ^ lo) * prime
     h = (h ^ hi) * prime
-    return _splitmix(h)
+    return splitmix64(h)
 
 
 @jit
@@ -207,11 +207,11 @@ def hash2(state):
     sn = state[STOCK_LEN]
     for i in range(sn):
         x = x * mul + np.uint64(_kind(state[STOCK + i]) + 3)
-    x = _fmix(x + np.uint64(sn))
+    x = fmix64(x + np.uint64(sn))
     wn = state[WASTE_LEN]
     for i in range(wn):
         x = x * mul + np.uint64(_kind(state[WASTE + i]) + 5)
-    x = _fmix(x + np.uint64(wn) * np.uint64(977) + np.uint64(state[REDEALS]) * np.uint64(31337))
+    x = fmix64(x + np.uint64(wn) * np.uint64(977) + np.uint64(state[REDEALS]) * np.uint64(31337))
     ordered = _piles_ordered(state)
     s_acc = np.uint64(0x13198A2E03707344)
     p_acc = np.uint64(1)
@@ -222,11 +222,11 @@ def hash2(state):
             y += np.uint64(t + 1) * np.uint64(0x082EFA98EC4E6C89)
         for i in range(n):
             y = y * mul + np.uint64(_kind(state[TAB + TAB_CAP * t + i]) + 7)
-        y = _fmix(y)
-        s_acc += _fmix(y ^ np.uint64(0x452821E638D01377))
+        y = fmix64(y)
+        s_acc += fmix64(y ^ np.uint64(0x452821E638D01377))
         p_acc *= y | np.uint64(1)
     lo, hi = _found_key(state)
-    return _fmix(_fmix(x ^ s_acc) + p_acc + _fmix(lo * np.uint64(3) + hi))
+    return fmix64(fmix64(x ^ s_acc) + p_acc + fmix64(lo * np.uint64(3) + hi))
 
 
 @jit
