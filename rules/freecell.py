@@ -257,9 +257,6 @@ def _send_home(state, h, card):
     _add_score(state)
 
 
-send_home = _send_home      # public name: solvers.games.freecell plays drags to a homecell with it
-
-
 @jit
 def autoplay(state):
     """Run autoplay to its fixpoint (spec 4.5); returns the number of cards sent home."""
@@ -387,6 +384,42 @@ def legal_moves(state, buf, faithful):
 
 
 @jit
+def drag(state, src, n, dst):
+    """Move the top ``n`` cards of ``src`` (a free cell or a column) to ``dst``, no autoplay:
+    the card-moving body of :func:`apply`, which ``solvers.games.freecell`` plays too."""
+    if src < FIRST_HOME:
+        c = state[FREE + src]
+        state[FREE + src] = EMPTY
+        if dst < FIRST_HOME:
+            state[FREE + dst] = c
+        elif dst < FIRST_COL:
+            _send_home(state, dst - FIRST_HOME, c)
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            state[COLS + dc * COL_WIDTH + h] = c
+            state[HEIGHT + dc] = h + 1
+    else:
+        sc = src - FIRST_COL
+        h_src = state[HEIGHT + sc] - n
+        state[HEIGHT + sc] = h_src
+        first = COLS + sc * COL_WIDTH + h_src
+        if dst < FIRST_HOME:
+            state[FREE + dst] = state[first]
+        elif dst < FIRST_COL:
+            _send_home(state, dst - FIRST_HOME, state[first])
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            out = COLS + dc * COL_WIDTH + h
+            for i in range(n):
+                state[out + i] = state[first + i]
+            state[HEIGHT + dc] = h + n
+        for i in range(n):
+            state[first + i] = EMPTY  # keep unused cells EMPTY: equal positions, equal arrays
+
+
+@jit
 def apply(state, move):
     """Play ``move`` (assumed legal) in place, then autoplay."""
     kind = (move >> 24) & 0xFF
@@ -394,36 +427,7 @@ def apply(state, move):
     n = (move >> 8) & 0xFF
     dst = move & 0xFF
     if kind == DRAG:
-        if src < FIRST_HOME:
-            c = state[FREE + src]
-            state[FREE + src] = EMPTY
-            if dst < FIRST_HOME:
-                state[FREE + dst] = c
-            elif dst < FIRST_COL:
-                _send_home(state, dst - FIRST_HOME, c)
-            else:
-                dc = dst - FIRST_COL
-                h = state[HEIGHT + dc]
-                state[COLS + dc * COL_WIDTH + h] = c
-                state[HEIGHT + dc] = h + 1
-        else:
-            sc = src - FIRST_COL
-            h_src = state[HEIGHT + sc] - n
-            state[HEIGHT + sc] = h_src
-            first = COLS + sc * COL_WIDTH + h_src
-            if dst < FIRST_HOME:
-                state[FREE + dst] = state[first]
-            elif dst < FIRST_COL:
-                _send_home(state, dst - FIRST_HOME, state[first])
-            else:
-                dc = dst - FIRST_COL
-                h = state[HEIGHT + dc]
-                out = COLS + dc * COL_WIDTH + h
-                for i in range(n):
-                    state[out + i] = state[first + i]
-                state[HEIGHT + dc] = h + n
-            for i in range(n):
-                state[first + i] = EMPTY  # keep unused cells EMPTY: equal positions, equal arrays
+        drag(state, src, n, dst)
     elif kind == DBL:
         f = _first_empty_free(state)
         if f < 0:
