@@ -15,7 +15,8 @@ from rules.cards import EMPTY
 from rules.hashing import fmix64, splitmix64
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
-from solvers.core.search import BestFirst, DFS, GamePlug
+from solvers.core import methods
+from solvers.core.search import DFS, GamePlug
 from solvers.core.split_dfs import run_dfs
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
@@ -29,11 +30,6 @@ SETTLED_MIN = 4     # rule 2/3: a settled pile of at least this many cards never
 # occupied spots, face-up cards lying on face-down ones (chosen by node counts on seeds 1-200)
 W_MISPLACED, W_DOWN, W_EMPTY, W_SPOT, W_BLOCK = 2, 3, 1, 2, 2
 
-METHODS = {
-    "dfs": ("dfs", None),              # depth-first, children by heuristic
-    "greedy": ("best-first", (0, 1)),
-    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
-}
 
 
 # ---- helpers -----------------------------------------------------------------------------
@@ -450,15 +446,11 @@ class TenAcrossSolver(Solver):
     """Depth-first with a probe (default), greedy or weighted A*; spots as the state says."""
 
     GAME = "ten-across"
-    METHODS = tuple(METHODS)
+    METHODS = methods.METHODS
     RULE_MODES = RULE_MODES
 
     def _search(self, start, method, rules, limits):
-        kind, weights = METHODS[method]
-        if kind == "dfs":
-            result = _probe_then_dfs(start.array, limits)
-        else:
-            result = BestFirst(PLUG, limits, weights).run(start.array)
+        result = methods.run(method, PLUG, start.array, limits, dfs=_probe_then_dfs)
         if result.verdict == SOLVED:
             result.moves = expand_codes(start.array, result.moves)
         return result
@@ -468,7 +460,7 @@ class TenAcrossSolver(Solver):
 
     def _warm(self):
         for spots in (True, False):
-            for method in METHODS:
+            for method in self.METHODS:
                 self._search(self.game.deal(1, spots=spots), method, "aisleriot", check_limits(50))
 
 

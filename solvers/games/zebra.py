@@ -18,8 +18,8 @@ from rules.moves import DRAG, encode
 from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
-from solvers.core.search import BestFirst, DFS, GamePlug
-from solvers.core.split_dfs import run_dfs
+from solvers.core import methods
+from solvers.core.search import GamePlug
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -29,11 +29,6 @@ STATE_SIZE, MAX_MOVES = zb.STATE_SIZE, zb.MAX_MOVES
 ONGOING, WON = int(Outcome.ONGOING), int(Outcome.WON)
 RULE_MODES = ("aisleriot", "open")
 
-METHODS = {
-    "dfs": ("dfs", None),              # depth-first, children by heuristic
-    "greedy": ("best-first", (0, 1)),
-    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
-}
 
 # heuristic weights (see heuristic())
 W_WASTE, W_STOCK, W_OUT = 10, 11, 1
@@ -283,16 +278,11 @@ class ZebraSolver(Solver):
     """Depth-first (default), greedy or weighted A* over :data:`PLUGS`."""
 
     GAME = "zebra"
-    METHODS = tuple(METHODS)
+    METHODS = methods.METHODS
     RULE_MODES = RULE_MODES
 
     def _search(self, start, method, rules, limits):
-        kind, weights = METHODS[method]
-        plug = PLUGS[rules]
-        if kind == "dfs":
-            result = run_dfs(DFS(plug, limits), start.array, limits.threads)
-        else:
-            result = BestFirst(plug, limits, weights).run(start.array)
+        result = methods.run(method, PLUGS[rules], start.array, limits)
         if result.verdict == SOLVED:
             end = start.array.copy()
             for c in result.moves:
@@ -302,7 +292,7 @@ class ZebraSolver(Solver):
 
     def _warm(self):
         for rules in RULE_MODES:
-            for method in METHODS:
+            for method in self.METHODS:
                 self._search(self.game.deal(1), method, rules, check_limits(50))
 
 
