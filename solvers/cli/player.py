@@ -10,8 +10,8 @@
   seeds the thoughtful solver proved winnable (its line replayed by the referee), each graded by
   the share of no-peek games won on it (:mod:`solvers.players.grading`).
 
-Also the player arguments and helpers ``aisle play`` shares (:func:`add_player_args`,
-:func:`make_player`).  Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
+Also the player helpers ``aisle play`` shares (:func:`make_player`, :func:`describe_start`, ...).
+Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
 """
 import json
 import sys
@@ -26,7 +26,7 @@ from solvers.players.grading import grade_of
 from solvers.core.result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
 from solvers.studies.seeds import parse_seeds
 from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
-                         add_position_args, parse_options, positive, start_state)
+                         add_player_args, add_position_args, parse_options, positive, start_state)
 
 EXIT_NO_MOVE = EXIT_UNSOLVABLE
 
@@ -34,21 +34,6 @@ ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
 
 
 # ---- shared with ``aisle play`` ------------------------------------------------------------
-def add_player_args(p):
-    from solvers.players import PLAYER_NAMES
-
-    p.add_argument("--player", choices=PLAYER_NAMES, default=None,
-                   help="pimc (default; no peeking), greedy (one ply, no peeking) or thoughtful "
-                        "(the solver's line: PEEKS at hidden cards, an upper bound); freecell's "
-                        "default is thoughtful, which sees nothing hidden there")
-    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's random choices")
-    p.add_argument("--samples", type=positive(int, "a positive whole number"), default=None,
-                   help="pimc: worlds sampled per decision (default 10)")
-    p.add_argument("--budget", type=positive(int, "a positive whole number"), default=None,
-                   help="pimc: solver nodes per world (default 2000); thoughtful: nodes for its "
-                        "solve (default 3000000)")
-
-
 def make_player(args, game):
     """The player the arguments name, for ``game`` (its default player when none is named)."""
     from solvers.players import default_player, get_player
