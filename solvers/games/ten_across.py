@@ -63,13 +63,23 @@ def _safe_successor(state, move):
 
 # ---- plug kernels ------------------------------------------------------------------------
 @jit
-def legal_plain(state, buf):
-    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
+def _moves_or_safe(state, buf):
+    """The engine's solver moves in ``buf`` and their count, or -1 with ``buf[0]`` the safe
+    successor move when there is one (rule 2: then it is the only child)."""
     n = ta.legal_moves(state, buf, 0)
     for i in range(n):
         if _safe_successor(state, buf[i]):
             buf[0] = buf[i]
-            return np.int64(1)
+            return np.int64(-1)
+    return n
+
+
+@jit
+def legal_plain(state, buf):
+    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
+    n = _moves_or_safe(state, buf)
+    if n < 0:
+        return np.int64(1)
     if state[OPT] == 0:
         return np.int64(n)
     kept = 0
@@ -224,11 +234,9 @@ def _pair_moves(state, q, p, buf, count):
 @jit
 def legal(state, buf):
     """Rules 1-3 as in :func:`legal_plain`, then rule 4: spot moves only as macros."""
-    n = ta.legal_moves(state, buf, 0)
-    for i in range(n):
-        if _safe_successor(state, buf[i]):
-            buf[0] = buf[i]
-            return np.int64(1)
+    n = _moves_or_safe(state, buf)
+    if n < 0:
+        return np.int64(1)
     kept = 0
     spot_from = 0            # bit p: the top of pile p may go into a spot (after rule 3)
     for i in range(n):
