@@ -330,7 +330,7 @@ def legal_moves(state, buf, faithful):
         base = COLS + sc * COL_WIDTH
         top = state[base + h_src - 1]
         src = FIRST_COL + sc
-        # one card to a free cell / homecell
+        # one card to a free cell / homecell (the free-cell sources' loops above, for this card)
         for d in range(N_FREE):
             if state[FREE + d] == EMPTY and (faithful == 1 or d == first_free):
                 buf[count] = encode(DRAG, src, 1, d)

@@ -278,6 +278,7 @@ def won(state):
     return True
 
 
+# status and score below are freecell's too, word for word: each game module is all its kernels
 @jit
 def status(state):
     """Continue predicate is ``not won``: WON or ONGOING, never LOST."""
@@ -291,7 +292,8 @@ def score(state):
 
 @jit
 def hash_state(state):
-    """64-bit hash of the canonical position: spots as a set, piles in order, no score."""
+    """64-bit hash of the canonical position: spots as a set, piles in order, no score.
+    Shaped like yukon.canonical_hash, its own values (golden tests and tables rely on them)."""
     h = FNV_OFFSET
     h = fnv1a(h, np.int64(state[OPT]) + 2)
     a = np.int64(state[SPOT])

@@ -263,6 +263,7 @@ def apply(state, move):
 
 @jit
 def won(state):
+    # freecell.won says the same over its homecells: each game's kernels read its own layout
     for k in range(4):
         f = state[FOUND + k]
         if f == EMPTY or _rank(f) != 13:

@@ -199,6 +199,7 @@ def _source_top(state, slot):
 
 @jit
 def legal_moves(state, buf, faithful):
+    # shaped like freecell.legal_moves; each game lists its moves in its own (Aisleriot's) order
     count = 0
     wn = state[WASTE_LEN]
     if wn > 0:

@@ -163,7 +163,8 @@ def heap_pop(hkey, hnode, size):
 # A variant for searches that keep a value beside each key: ``3 * capacity`` uint64 words, slot
 # ``i`` holding ``h1, h2, value`` (``h1 == 0``: empty slot).  With the value next to its key, a
 # search can judge a duplicate without reading anything else (Freecell's fused kernel keeps
-# ``(g << 32) | node`` there).  Same hashing, probing and load limit as the table above.
+# ``(g << 32) | node`` there).  Same hashing, probing and load limit as the table above; its
+# probe loop repeats tt_insert's on purpose, so that each kernel compiles with its stride fixed.
 @jit
 def tt3_insert(tt, h1, h2):
     """Insert ``(h1, h2)`` (``h1`` through ``fix_h1``); ``slot`` if new, ``-1 - slot`` if it

@@ -276,6 +276,7 @@ def finish(array):
 
 class ZebraSolver(Solver):
     """Depth-first (default), greedy or weighted A* over :data:`PLUGS`."""
+    # TenAcrossSolver's shape, by the solver contract: they differ in plugs and solution finishing
 
     GAME = "zebra"
     METHODS = methods.METHODS
