@@ -8,7 +8,7 @@ copies apart, adds 52.  ``EMPTY`` (-1) marks "no card".
 Cards print as rank+suit in upper case (``TH``); parsing also accepts ``10h`` and lower case.
 Aisleriot's layout text writes the suit in lower case (``Th``).
 """
-from rules.errors import InvalidCardError, shorten
+from rules.errors import InvalidCardError, InvalidDealError, listing, shorten
 from rules._jit import jit
 
 EMPTY = -1
@@ -79,3 +79,36 @@ def aisleriot_card_str(card):
 def full_deck():
     """The 52 cards in Aisleriot's unshuffled order (clubs A..K, diamonds, hearts, spades)."""
     return list(range(52))
+
+
+
+
+def check_deck(cards, owner, copies=1, places=None, name=aisleriot_card_str):
+    """Raise :class:`InvalidDealError` unless ``cards`` (card codes) hold each of the 52 cards
+    ``copies`` times (1, or Zebra's 2).  The message begins with ``owner`` (``"Yukon layout"``)
+    and names the missing and surplus cards with ``name``; ``places``, one per card, says where
+    the copies of a surplus card lie.  Every game checks its deck here."""
+    cards = list(cards)
+    counts = [0] * 52
+    for c in cards:
+        if not 0 <= c < 52:
+            raise InvalidDealError(f"card code {c!r} is not one of the 52 cards")
+        counts[c] += 1
+
+    def often(n):
+        return "" if copies == 1 else f" x{n}"
+
+    def where(c):
+        return "" if places is None else f" ({' and '.join(p for c2, p in zip(cards, places) if c2 == c)})"
+
+    missing = [name(c) + often(copies - n) for c, n in enumerate(counts) if n < copies]
+    surplus = [name(c) + often(n - copies) + where(c) for c, n in enumerate(counts) if n > copies]
+    parts = []
+    if missing:
+        parts.append("missing " + listing(missing, sep=" " if copies == 1 else ", "))
+    if surplus:
+        parts.append(("duplicate " if copies == 1 else "extra ")
+                     + listing(surplus, sep=" " if copies == 1 and places is None else ", "))
+    if parts:
+        how_often = "once" if copies == 1 else "exactly twice"
+        raise InvalidDealError(f"{owner} must hold each of the 52 cards {how_often}: " + "; ".join(parts))

@@ -52,9 +52,9 @@ ordinary kernels and returns the moves.
 import numpy as np
 import numba
 
-from rules.cards import KING, aisleriot_card_str, card_str
+from rules.cards import KING, card_str, check_deck
 from rules.deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
-from rules.errors import InvalidDealError, listing
+from rules.errors import InvalidDealError
 from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace
 from rules.layout import Layout
 from rules._jit import cached_jit, jit
@@ -190,7 +190,8 @@ def score(state):
 
 @jit
 def hash_state(state):
-    """splitmix64-style mix over (card, face) of every position in slot order; score excluded."""
+    """splitmix64-style mix over (card, face) of every position in slot order; score excluded.
+    Its steps are its own, not :mod:`rules.hashing`'s mixers, so that its values stay."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(N_SLOTS * PILE):
         v = np.uint64(state[CARDS + i] * 2 + state[UP + i] + 1)
@@ -493,7 +494,7 @@ class ClockGame(Game):
             if len(slot) != PILE:
                 raise InvalidDealError(
                     f"Clock slot {s} holds {len(slot)} cards; every Clock slot holds exactly {PILE}")
-        _check_deck([c for slot in layout.slots for c, _ in slot])
+        check_deck((c for slot in layout.slots for c, _ in slot), "Clock layout")
         if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
             raise InvalidDealError(f"Clock score {layout.score!r} is outside 0..{MAX_LAYOUT_SCORE}")
         if layout.redeals != 0:
@@ -530,21 +531,6 @@ class ClockGame(Game):
             lines.append("".join((pile(s) if s is not None else "").ljust(width + 1) for s in row).rstrip())
         lines.append(f"score {layout.score}")
         return "\n".join(lines)
-
-
-def _check_deck(cards):
-    seen = {}
-    for c in cards:
-        seen[c] = seen.get(c, 0) + 1
-    dup = sorted(c for c, k in seen.items() if k > 1)
-    missing = sorted(set(range(52)) - set(seen))
-    if dup or missing:
-        parts = []
-        if missing:
-            parts.append("missing " + listing(aisleriot_card_str(c) for c in missing))
-        if dup:
-            parts.append("duplicate " + listing(aisleriot_card_str(c) for c in dup))
-        raise InvalidDealError("Clock layout must hold each of the 52 cards once: " + "; ".join(parts))
 
 
 GAME = ClockGame()

@@ -70,12 +70,13 @@ import re
 import numpy as np
 
 from rules._jit import jit
-from rules.cards import EMPTY, RANKS, SUITS, card_str, parse_card
+from rules.cards import EMPTY, RANKS, SUITS, card_str, check_deck, parse_card
 from rules.cards import colour as _red, rank as _rank, suit as _suit
 from rules.deals import aisleriot_shuffle, microsoft_deal
 from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
                      listing, shorten)
 from rules.game import STATE_DTYPE, Game, Kernels, State, slot_row
+from rules.hashing import splitmix64_next
 from rules.layout import Layout
 from rules.moves import DBL, DRAG, Move, encode
 
@@ -256,9 +257,6 @@ def _send_home(state, h, card):
     _add_score(state)
 
 
-send_home = _send_home      # public name: solvers.games.freecell plays drags to a homecell with it
-
-
 @jit
 def autoplay(state):
     """Run autoplay to its fixpoint (spec 4.5); returns the number of cards sent home."""
@@ -332,7 +330,7 @@ def legal_moves(state, buf, faithful):
         base = COLS + sc * COL_WIDTH
         top = state[base + h_src - 1]
         src = FIRST_COL + sc
-        # one card to a free cell / homecell
+        # one card to a free cell / homecell (the free-cell sources' loops above, for this card)
         for d in range(N_FREE):
             if state[FREE + d] == EMPTY and (faithful == 1 or d == first_free):
                 buf[count] = encode(DRAG, src, 1, d)
@@ -386,6 +384,42 @@ def legal_moves(state, buf, faithful):
 
 
 @jit
+def drag(state, src, n, dst):
+    """Move the top ``n`` cards of ``src`` (a free cell or a column) to ``dst``, no autoplay:
+    the card-moving body of :func:`apply`, which ``solvers.games.freecell`` plays too."""
+    if src < FIRST_HOME:
+        c = state[FREE + src]
+        state[FREE + src] = EMPTY
+        if dst < FIRST_HOME:
+            state[FREE + dst] = c
+        elif dst < FIRST_COL:
+            _send_home(state, dst - FIRST_HOME, c)
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            state[COLS + dc * COL_WIDTH + h] = c
+            state[HEIGHT + dc] = h + 1
+    else:
+        sc = src - FIRST_COL
+        h_src = state[HEIGHT + sc] - n
+        state[HEIGHT + sc] = h_src
+        first = COLS + sc * COL_WIDTH + h_src
+        if dst < FIRST_HOME:
+            state[FREE + dst] = state[first]
+        elif dst < FIRST_COL:
+            _send_home(state, dst - FIRST_HOME, state[first])
+        else:
+            dc = dst - FIRST_COL
+            h = state[HEIGHT + dc]
+            out = COLS + dc * COL_WIDTH + h
+            for i in range(n):
+                state[out + i] = state[first + i]
+            state[HEIGHT + dc] = h + n
+        for i in range(n):
+            state[first + i] = EMPTY  # keep unused cells EMPTY: equal positions, equal arrays
+
+
+@jit
 def apply(state, move):
     """Play ``move`` (assumed legal) in place, then autoplay."""
     kind = (move >> 24) & 0xFF
@@ -393,36 +427,7 @@ def apply(state, move):
     n = (move >> 8) & 0xFF
     dst = move & 0xFF
     if kind == DRAG:
-        if src < FIRST_HOME:
-            c = state[FREE + src]
-            state[FREE + src] = EMPTY
-            if dst < FIRST_HOME:
-                state[FREE + dst] = c
-            elif dst < FIRST_COL:
-                _send_home(state, dst - FIRST_HOME, c)
-            else:
-                dc = dst - FIRST_COL
-                h = state[HEIGHT + dc]
-                state[COLS + dc * COL_WIDTH + h] = c
-                state[HEIGHT + dc] = h + 1
-        else:
-            sc = src - FIRST_COL
-            h_src = state[HEIGHT + sc] - n
-            state[HEIGHT + sc] = h_src
-            first = COLS + sc * COL_WIDTH + h_src
-            if dst < FIRST_HOME:
-                state[FREE + dst] = state[first]
-            elif dst < FIRST_COL:
-                _send_home(state, dst - FIRST_HOME, state[first])
-            else:
-                dc = dst - FIRST_COL
-                h = state[HEIGHT + dc]
-                out = COLS + dc * COL_WIDTH + h
-                for i in range(n):
-                    state[out + i] = state[first + i]
-                state[HEIGHT + dc] = h + n
-            for i in range(n):
-                state[first + i] = EMPTY  # keep unused cells EMPTY: equal positions, equal arrays
+        drag(state, src, n, dst)
     elif kind == DBL:
         f = _first_empty_free(state)
         if f < 0:
@@ -455,22 +460,13 @@ def score(state):
 
 
 @jit
-def _mix(x):
-    """splitmix64 finaliser."""
-    z = x + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@jit
 def hash_state(state):
     """Canonical 64-bit hash: free cells a set, columns a multiset, foundations by suit."""
     acc = np.uint64(0)
     for i in range(N_FREE):
         c = state[FREE + i]
         if c != EMPTY:
-            acc += _mix(np.uint64(c + 1) | np.uint64(1 << 40))
+            acc += splitmix64_next(np.uint64(c + 1) | np.uint64(1 << 40))
     found = np.uint64(0)
     for h in range(4):
         top = state[HOME + h]
@@ -478,15 +474,15 @@ def hash_state(state):
             found |= np.uint64(_rank(top)) << np.uint64(4 * _suit(top))
     for s in range(4):
         found |= np.uint64(state[HIGH + s]) << np.uint64(16 + 4 * s)
-    acc += _mix(found | np.uint64(1 << 41))
+    acc += splitmix64_next(found | np.uint64(1 << 41))
     for col in range(N_COLS):
         h = state[HEIGHT + col]
         base = COLS + col * COL_WIDTH
         x = np.uint64(h)
         for i in range(h):
-            x = _mix(x ^ (np.uint64(state[base + i] + 1) << np.uint64(32)))
-        acc += _mix(x | np.uint64(1 << 42))
-    return _mix(acc)
+            x = splitmix64_next(x ^ (np.uint64(state[base + i] + 1) << np.uint64(32)))
+        acc += splitmix64_next(x | np.uint64(1 << 42))
+    return splitmix64_next(acc)
 
 
 KERNELS = Kernels(legal_moves, apply, status, won, hash_state, score)
@@ -519,25 +515,6 @@ def _array_from_columns(columns, free=(), homes=(), score_=0):
 def _column_bound(col):
     """Most cards column ``col`` can ever hold (module docstring)."""
     return max([13] + [k + c % 13 + 1 for k, c in enumerate(col)])
-
-
-def _check_cards(seen):
-    """``seen``: list of (card, where).  Raise naming missing and duplicate cards."""
-    where = {}
-    dups = []
-    for c, place in seen:
-        if c in where:
-            dups.append(f"{card_str(c)} ({where[c]} and {place})")
-        else:
-            where[c] = place
-    missing = [card_str(c) for c in range(52) if c not in where]
-    problems = []
-    if dups:
-        problems.append("duplicate " + listing(dups, sep=", "))
-    if missing:
-        problems.append("missing " + listing(missing))
-    if problems:
-        raise InvalidDealError("freecell position must hold each of the 52 cards once: " + "; ".join(problems))
 
 
 class FreecellGame(Game):
@@ -587,15 +564,16 @@ class FreecellGame(Game):
             raise InvalidDealError(f"freecell has no redeals; layout redeal counter is {layout.redeals}")
         if layout.score < 0 or layout.score >= 32767 * SCORE_BASE:
             raise InvalidDealError(f"freecell score {layout.score} is out of range")
-        seen = []
+        cards, places = [], []
         for i, slot in enumerate(slots):
             for c, up in slot:
                 if not up:
                     raise InvalidDealError(f"freecell has no face-down cards: {card_str(c)}* in slot {i}")
                 if c >= 52:
                     raise InvalidDealError(f"card code {c} in slot {i} is not a card of one deck")
-                seen.append((c, f"slot {i}"))
-        _check_cards(seen)
+                cards.append(c)
+                places.append(f"slot {i}")
+        check_deck(cards, "freecell position", places=places, name=card_str)
         free = []
         for i in range(N_FREE):
             if len(slots[i]) > 1:

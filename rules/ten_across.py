@@ -50,10 +50,11 @@ merge them at the cost of sorting ten piles per hash).  The option is hashed too
 """
 import numpy as np
 
-from rules.cards import EMPTY, aisleriot_card_str
+from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.deals import AisleriotRandom, shuffle_many
-from rules.errors import InvalidDealError, InvalidStateError, listing
+from rules.errors import InvalidDealError, InvalidStateError
 from rules.game import STATE_DTYPE, Game, Kernels, slot_row
+from rules.hashing import FNV_OFFSET, fnv1a, splitmix64
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DRAG, encode, move_dst, move_n, move_src
@@ -277,6 +278,7 @@ def won(state):
     return True
 
 
+# status and score below are freecell's too, word for word: each game module is all its kernels
 @jit
 def status(state):
     """Continue predicate is ``not won``: WON or ONGOING, never LOST."""
@@ -288,40 +290,26 @@ def score(state):
     return 0
 
 
-_FNV_PRIME = 0x100000001B3
-_FNV_OFFSET = 0xCBF29CE484222325
-
-
-@jit
-def _mix(h, v):
-    return (h ^ np.uint64(v + 2)) * np.uint64(_FNV_PRIME)
-
-
 @jit
 def hash_state(state):
-    """64-bit hash of the canonical position: spots as a set, piles in order, no score."""
-    h = np.uint64(_FNV_OFFSET)
-    h = _mix(h, np.int64(state[OPT]))
+    """64-bit hash of the canonical position: spots as a set, piles in order, no score.
+    Shaped like yukon.canonical_hash, its own values (golden tests and tables rely on them)."""
+    h = FNV_OFFSET
+    h = fnv1a(h, np.int64(state[OPT]) + 2)
     a = np.int64(state[SPOT])
     b = np.int64(state[SPOT + 1])
     if a > b:
         a, b = b, a
-    h = _mix(h, a)
-    h = _mix(h, b)
+    h = fnv1a(h, a + 2)
+    h = fnv1a(h, b + 2)
     for p in range(N_PILES):
         ht = np.int64(state[HEIGHT + p])
-        h = _mix(h, ht)
-        h = _mix(h, np.int64(state[DOWN + p]))
+        h = fnv1a(h, ht + 2)
+        h = fnv1a(h, np.int64(state[DOWN + p]) + 2)
         base = PILES + PILE_CAP * p
         for k in range(ht):
-            h = _mix(h, np.int64(state[base + k]))
-    # splitmix64 finaliser so nearby positions spread over all bits
-    h ^= h >> np.uint64(30)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(31)
-    return h
+            h = fnv1a(h, np.int64(state[base + k]) + 2)
+    return splitmix64(h)    # so that nearby positions spread over all bits
 
 
 KERNELS = Kernels(legal_moves, apply, status, won, hash_state, score)
@@ -403,7 +391,7 @@ class TenAcrossGame(Game):
             state[DOWN + p] = down
             state[PILES + PILE_CAP * p: PILES + PILE_CAP * p + len(cards)] = cards
             seen.extend(cards)
-        _check_deck(seen)
+        check_deck(seen, "Ten Across layout")
         return state
 
     def array_options(self, array):
@@ -422,23 +410,6 @@ class TenAcrossGame(Game):
             base = PILES + PILE_CAP * p
             slots.append(tuple((int(array[base + k]), k >= down) for k in range(h)))
         return Layout(tuple(slots), 0, 0)
-
-
-def _check_deck(cards):
-    counts = [0] * 52
-    for c in cards:
-        if not 0 <= c < 52:
-            raise InvalidDealError(f"card code {c!r} is not one of the 52 cards")
-        counts[c] += 1
-    missing = [aisleriot_card_str(c) for c in range(52) if counts[c] == 0]
-    dupes = [aisleriot_card_str(c) for c in range(52) if counts[c] > 1]
-    if missing or dupes:
-        parts = []
-        if missing:
-            parts.append("missing " + listing(missing))
-        if dupes:
-            parts.append("duplicate " + listing(dupes))
-        raise InvalidDealError("Ten Across needs each of the 52 cards once: " + "; ".join(parts))
 
 
 GAME = TenAcrossGame()

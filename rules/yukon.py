@@ -33,11 +33,12 @@ Choices where the spec is silent:
 """
 import numpy as np
 
-from rules.cards import EMPTY, aisleriot_card_str
+from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
-from rules.errors import InvalidDealError, listing, shorten
+from rules.errors import InvalidDealError, shorten
 from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace, slot_row
+from rules.hashing import FNV_OFFSET, fnv1a
 from rules.layout import Layout
 from rules._jit import jit
 from rules.moves import DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -262,6 +263,7 @@ def apply(state, move):
 
 @jit
 def won(state):
+    # freecell.won says the same over its homecells: each game's kernels read its own layout
     for k in range(4):
         f = state[FOUND + k]
         if f == EMPTY or _rank(f) != 13:
@@ -354,14 +356,15 @@ def status(state):
 
 @jit
 def _mix(h, v):
-    h = (h ^ np.uint64(v + 2)) * np.uint64(0x100000001B3)
+    """An FNV-1a step (of ``v + 2``) with a shift: this hash's own step, kept for its values."""
+    h = fnv1a(h, v + 2)
     return h ^ (h >> np.uint64(29))
 
 
 @jit
 def canonical_hash(state):
     """64-bit hash: piles in slot order (cards and face-down count), foundations as a set."""
-    h = np.uint64(0xCBF29CE484222325)
+    h = FNV_OFFSET
     for p in range(1, N_PILES + 1):
         n = _height(state, p)
         h = _mix(h, 100 + n)
@@ -376,6 +379,7 @@ def canonical_hash(state):
             if f != EMPTY and _suit(f) == suit_:
                 home = _rank(f)
         h = _mix(h, 200 + home)
+    # fmix64 cut after its first multiply (rules.hashing.fmix64 goes on): these hash values stay
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
@@ -423,7 +427,7 @@ class YukonGame(Game):
     def layout_to_array(self, layout, options):
         if len(layout.slots) != N_SLOTS:
             raise InvalidDealError(f"a Yukon layout has {N_SLOTS} slots, got {len(layout.slots)}")
-        _check_cards(layout)
+        check_deck((c for slot in layout.slots for c, _ in slot), "Yukon layout")
         if layout.redeals != 0:
             raise InvalidDealError(f"Yukon never redeals; redeal counter {layout.redeals!r} must be 0")
         if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
@@ -462,19 +466,6 @@ class YukonGame(Game):
 
 def _slot_text(cards):
     return " ".join(aisleriot_card_str(c) + ("" if up else "*") for c, up in cards)
-
-
-def _check_cards(layout):
-    seen = [card for slot in layout.slots for card, _ in slot]
-    missing = sorted(set(range(52)) - set(seen))
-    extra = sorted({c for c in seen if seen.count(c) > 1})
-    if missing or extra:
-        parts = []
-        if missing:
-            parts.append("missing " + listing(aisleriot_card_str(c) for c in missing))
-        if extra:
-            parts.append("duplicate " + listing(aisleriot_card_str(c) for c in extra))
-        raise InvalidDealError("Yukon layout needs each of the 52 cards once: " + "; ".join(parts))
 
 
 GAME = YukonGame()

@@ -61,10 +61,11 @@ Choices where the spec is silent (checked against ``../shared/conformance/zebra.
 import numpy as np
 
 from rules._jit import jit
-from rules.cards import aisleriot_card_str, card_str, colour, rank
+from rules.cards import aisleriot_card_str, card_str, check_deck, colour, rank
 from rules.deals import AisleriotRandom
-from rules.errors import InvalidDealError, listing, shorten
+from rules.errors import InvalidDealError, shorten
 from rules.game import Game, Kernels, Outcome, STATE_DTYPE, slot_row
+from rules.hashing import FNV_OFFSET, fnv1a, splitmix64_next
 from rules.layout import Layout
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
 
@@ -110,8 +111,6 @@ MAX_MOVES = 434
 _HINT_FALSE, _HINT_TRUE, _HINT_CRASH = 0, 1, 2
 _ONGOING, _WON, _LOST, _ABORTED = (int(o) for o in (Outcome.ONGOING, Outcome.WON, Outcome.LOST,
                                                      Outcome.ABORTED))
-_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-_FNV_PRIME = np.uint64(0x100000001B3)
 
 
 # ---- the deal ----------------------------------------------------------------------------------
@@ -200,6 +199,7 @@ def _source_top(state, slot):
 
 @jit
 def legal_moves(state, buf, faithful):
+    # shaped like freecell.legal_moves; each game lists its moves in its own (Aisleriot's) order
     count = 0
     wn = state[WASTE_LEN]
     if wn > 0:
@@ -414,43 +414,30 @@ def status(state):
 
 
 @jit
-def _fnv(h, x):
-    return (h ^ np.uint64(x)) * _FNV_PRIME
-
-
-@jit
-def _splitmix(x):
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@jit
 def _hash_kernel(state):
-    h = _FNV_OFFSET
+    h = FNV_OFFSET
     sn = state[STOCK_LEN]
-    h = _fnv(h, sn)
+    h = fnv1a(h, sn)
     for i in range(sn):
-        h = _fnv(h, state[STOCK + i])
+        h = fnv1a(h, state[STOCK + i])
     wn = state[WASTE_LEN]
-    h = _fnv(h, wn)
+    h = fnv1a(h, wn)
     for i in range(wn):
-        h = _fnv(h, state[WASTE + i])
+        h = fnv1a(h, state[WASTE + i])
     for t in range(N_TAB):
         tn = state[TAB_LEN + t]
-        h = _fnv(h, 128 + tn)
+        h = fnv1a(h, 128 + tn)
         for i in range(tn):
-            h = _fnv(h, state[TAB + TAB_CAP * t + i])
-    h = _fnv(h, 256 + state[REDEALS])
+            h = fnv1a(h, state[TAB + TAB_CAP * t + i])
+    h = fnv1a(h, 256 + state[REDEALS])
     # Foundations as a multiset of (top colour, top rank): a sum of mixed keys is order-free.
     found = np.uint64(0)
     for f in range(N_FOUND):
         top = _found_top(state, f)
-        found += _splitmix(np.uint64(16 * colour(top) + rank(top)))
-    h = _fnv(h, found & np.uint64(0xFFFFFFFF))
-    h = _fnv(h, found >> np.uint64(32))
-    return _splitmix(h)
+        found += splitmix64_next(np.uint64(16 * colour(top) + rank(top)))
+    h = fnv1a(h, found & np.uint64(0xFFFFFFFF))
+    h = fnv1a(h, found >> np.uint64(32))
+    return splitmix64_next(h)
 
 
 @jit
@@ -521,19 +508,7 @@ class ZebraGame(Game):
             raise InvalidDealError(f"Zebra redeal counter {layout.redeals!r} must be 0 or 1")
         if not 0 <= layout.score <= MAX_LAYOUT_SCORE:
             raise InvalidDealError(f"Zebra score {layout.score!r} is outside 0..{MAX_LAYOUT_SCORE}")
-        counts = [0] * 52
-        for slot in slots:
-            for card, _ in slot:
-                counts[card] += 1
-        missing = [f"{aisleriot_card_str(c)} x{2 - n}" for c, n in enumerate(counts) if n < 2]
-        extra = [f"{aisleriot_card_str(c)} x{n - 2}" for c, n in enumerate(counts) if n > 2]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append("missing " + listing(missing, sep=", "))
-            if extra:
-                parts.append("extra " + listing(extra, sep=", "))
-            raise InvalidDealError("Zebra needs each of the 52 cards exactly twice: " + "; ".join(parts))
+        check_deck((card for slot in slots for card, _ in slot), "Zebra layout", copies=2)
         for index, slot in enumerate(slots):
             want_up = index != STOCK_SLOT
             for card, up in slot:

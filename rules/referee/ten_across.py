@@ -56,6 +56,7 @@ class Referee:
         return self._can_drop(s, self.slots[s][-n:], d)
 
     # ---- interface -----------------------------------------------------------------------
+    # alike the Freecell referee's by design: referees are written from the spec, sharing nothing
     def legal_actions(self):
         out = []
         for s in range(12):

@@ -12,8 +12,9 @@ import random
 import sys
 
 from rules.errors import InvalidOptionError
-from solvers.cli.common import EXIT_UNSOLVABLE, Formatter, add_game_arg, add_position_args, start_state
-from solvers.cli.player import add_player_args, describe_start, make_player, move_text, start_fields
+from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_player_args, add_position_args,
+                                start_state)
+from solvers.cli.player import describe_start, make_player, move_text, start_fields
 
 EXIT_WON, EXIT_LOST = 0, EXIT_UNSOLVABLE
 

@@ -14,15 +14,15 @@ The work is the library's: :mod:`solvers.players.analysis` (the move a player ma
 move's verdicts) and :mod:`solvers.studies.deal_book` (winnable deals, graded, in the results
 store); this module parses, calls them and prints.
 
-Also the player arguments and helpers ``aisle play`` shares (:func:`add_player_args`,
-:func:`make_player`).  Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
+Also the player helpers ``aisle play`` shares (:func:`make_player`, :func:`describe_start`, ...).
+Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
 """
 import json
 import sys
 
 from rules.errors import InvalidOptionError
 from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
-                         add_position_args, parse_options, positive, start_state)
+                         add_player_args, add_position_args, parse_options, positive, start_state)
 from solvers.cli.winrate import DEFAULT_DB
 from solvers.players.analysis import ANALYZE_BUDGET, ANALYZE_SAMPLES, analyze, choose_now
 
@@ -30,21 +30,6 @@ EXIT_NO_MOVE = EXIT_UNSOLVABLE
 
 
 # ---- shared with ``aisle play`` ------------------------------------------------------------
-def add_player_args(p):
-    from solvers.players import PLAYER_NAMES
-
-    p.add_argument("--player", choices=PLAYER_NAMES, default=None,
-                   help="pimc (default; no peeking), greedy (one ply, no peeking) or thoughtful "
-                        "(the solver's line: PEEKS at hidden cards, an upper bound); freecell's "
-                        "default is thoughtful, which sees nothing hidden there")
-    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's random choices")
-    p.add_argument("--samples", type=positive(int, "a positive whole number"), default=None,
-                   help="pimc: worlds sampled per decision (default 10)")
-    p.add_argument("--budget", type=positive(int, "a positive whole number"), default=None,
-                   help="pimc: solver nodes per world (default 2000); thoughtful: nodes for its "
-                        "solve (default 3000000)")
-
-
 def make_player(args, game):
     """The player the arguments name, for ``game`` (its default player when none is named)."""
     from solvers.players import default_player, get_player

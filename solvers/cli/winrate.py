@@ -15,8 +15,8 @@ import threading
 
 from rules.errors import InvalidOptionError
 
-from solvers.cli.common import (EXIT_FAILED, Formatter, add_progress_args, one_line, parse_options, positive,
-                         show_progress)
+from solvers.cli.common import (EXIT_FAILED, Formatter, add_game_arg, add_numbering_args, add_player_args,
+                                add_progress_args, one_line, parse_options, positive, show_progress)
 
 DEFAULT_DB = "results.sqlite"
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
@@ -24,21 +24,16 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
 
 def register(subparsers):
     """Add ``winrate`` and ``report`` to an argparse subparsers object (of ``solvers.cli.main._Parser``)."""
-    from rules import GAME_NAMES
-
     fmt = Formatter
     p = subparsers.add_parser("winrate", help="estimate a game's win rate over many deals",
                               formatter_class=fmt,
                               description="Solve every deal of a seed range and estimate the win rate "
                                           "with a Wilson interval; results go to an SQLite store and a "
                                           "second run with the same settings resumes.")
-    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    add_game_arg(p)
     p.add_argument("--seeds", required=True, help="seed ranges and lists, e.g. 1-1000,5000,7000-7100")
-    p.add_argument("--numbering", choices=("aisleriot", "microsoft"), default=None,
-                   help="seed numbering (default: microsoft for freecell, aisleriot otherwise)")
+    add_numbering_args(p)
     p.add_argument("--rules", default="aisleriot", help="rule mode passed to the solver")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
-                   help="game option, e.g. spots=off for ten-across (repeatable)")
     p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=None, help="seconds per deal (default: no limit)")
     p.add_argument("--max-nodes", type=positive(int, "a positive integer"), default=None, help="nodes per deal (default: no limit)")
     p.add_argument("--jobs", type=positive(int, "a positive integer"), default=None,
@@ -50,14 +45,8 @@ def register(subparsers):
                    help="deals per batch and per transaction (default: 50000 for clock, 4 otherwise)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run the batches on a Dask cluster: scheduler address, or 'local'")
-    p.add_argument("--player", default=None, choices=("greedy", "pimc", "thoughtful"),
-                   help="play every deal with this auto-player instead of solving it (thoughtful peeks "
-                        "at hidden cards); its games are won or lost, in a run of their own")
-    p.add_argument("--player-seed", type=int, default=0, help="seed of the player's choices")
-    p.add_argument("--samples", type=positive(int, "a positive integer"), default=None,
-                   help="pimc: worlds sampled per move (default: the player's)")
-    p.add_argument("--budget", type=positive(int, "a positive integer"), default=None,
-                   help="pimc: solver nodes per sampled world (default: the player's)")
+    add_player_args(p, "play every deal with this auto-player instead of solving it (thoughtful peeks "
+                       "at hidden cards); its games are won or lost, in a run of their own")
     p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
     add_progress_args(p)
     p.set_defaults(func=cmd_winrate)

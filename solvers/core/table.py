@@ -23,28 +23,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from rules._jit import jit
+from rules.hashing import GOLDEN_GAMMA
 
 MAX_LOAD = 0.7
-_MUL = np.uint64(0x9E3779B97F4A7C15)
-
-
-@jit
-def fmix64(k):
-    """MurmurHash3's 64-bit finaliser: the solvers' second hashes mix their keys with it."""
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xFF51AFD7ED558CCD)
-    k ^= k >> np.uint64(33)
-    k *= np.uint64(0xC4CEB9FE1A85EC53)
-    k ^= k >> np.uint64(33)
-    return k
-
-
-@jit
-def splitmix64(k):
-    """SplitMix64's output mix (without the increment)."""
-    k = (k ^ (k >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    k = (k ^ (k >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return k ^ (k >> np.uint64(31))
 
 
 def new_table(capacity):
@@ -61,7 +42,7 @@ def fix_h1(h1):
 
 @jit
 def _slot(h1, mask):
-    return np.int64((h1 * _MUL) >> np.uint64(20)) & mask
+    return np.int64((h1 * GOLDEN_GAMMA) >> np.uint64(20)) & mask
 
 
 @jit
@@ -182,7 +163,8 @@ def heap_pop(hkey, hnode, size):
 # A variant for searches that keep a value beside each key: ``3 * capacity`` uint64 words, slot
 # ``i`` holding ``h1, h2, value`` (``h1 == 0``: empty slot).  With the value next to its key, a
 # search can judge a duplicate without reading anything else (Freecell's fused kernel keeps
-# ``(g << 32) | node`` there).  Same hashing, probing and load limit as the table above.
+# ``(g << 32) | node`` there).  Same hashing, probing and load limit as the table above; its
+# probe loop repeats tt_insert's on purpose, so that each kernel compiles with its stride fixed.
 @jit
 def tt3_insert(tt, h1, h2):
     """Insert ``(h1, h2)`` (``h1`` through ``fix_h1``); ``slot`` if new, ``-1 - slot`` if it

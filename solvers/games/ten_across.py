@@ -12,12 +12,13 @@ import numpy as np
 from rules import ten_across as ta
 from rules._jit import jit
 from rules.cards import EMPTY
+from rules.hashing import fmix64, splitmix64
 from rules.observation import HIDDEN
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
-from solvers.core.search import BestFirst, DFS, GamePlug
+from solvers.core import methods
+from solvers.core.search import DFS, GamePlug
 from solvers.core.split_dfs import run_dfs
-from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
 PILE_CAP, N_PILES, N_SPOTS, FIRST_PILE = ta.PILE_CAP, ta.N_PILES, ta.N_SPOTS, ta.FIRST_PILE
@@ -30,11 +31,6 @@ SETTLED_MIN = 4     # rule 2/3: a settled pile of at least this many cards never
 # occupied spots, face-up cards lying on face-down ones (chosen by node counts on seeds 1-200)
 W_MISPLACED, W_DOWN, W_EMPTY, W_SPOT, W_BLOCK = 2, 3, 1, 2, 2
 
-METHODS = {
-    "dfs": ("dfs", None),              # depth-first, children by heuristic
-    "greedy": ("best-first", (0, 1)),
-    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
-}
 
 
 # ---- helpers -----------------------------------------------------------------------------
@@ -68,13 +64,23 @@ def _safe_successor(state, move):
 
 # ---- plug kernels ------------------------------------------------------------------------
 @jit
-def legal_plain(state, buf):
-    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
+def _moves_or_safe(state, buf):
+    """The engine's solver moves in ``buf`` and their count, or -1 with ``buf[0]`` the safe
+    successor move when there is one (rule 2: then it is the only child)."""
     n = ta.legal_moves(state, buf, 0)
     for i in range(n):
         if _safe_successor(state, buf[i]):
             buf[0] = buf[i]
-            return np.int64(1)
+            return np.int64(-1)
+    return n
+
+
+@jit
+def legal_plain(state, buf):
+    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
+    n = _moves_or_safe(state, buf)
+    if n < 0:
+        return np.int64(1)
     if state[OPT] == 0:
         return np.int64(n)
     kept = 0
@@ -229,11 +235,9 @@ def _pair_moves(state, q, p, buf, count):
 @jit
 def legal(state, buf):
     """Rules 1-3 as in :func:`legal_plain`, then rule 4: spot moves only as macros."""
-    n = ta.legal_moves(state, buf, 0)
-    for i in range(n):
-        if _safe_successor(state, buf[i]):
-            buf[0] = buf[i]
-            return np.int64(1)
+    n = _moves_or_safe(state, buf)
+    if n < 0:
+        return np.int64(1)
     kept = 0
     spot_from = 0            # bit p: the top of pile p may go into a spot (after rule 3)
     for i in range(n):
@@ -339,8 +343,8 @@ def hash1(state):
         base = PILES + PILE_CAP * p
         for k in range(h):
             x = (x ^ np.uint64(state[base + k] + 2)) * np.uint64(0x100000001B3)
-        acc += _splitmix(x)
-    return _splitmix(acc ^ (_spot_key(state) * np.uint64(0x9E3779B97F4A7C15)))
+        acc += splitmix64(x)
+    return splitmix64(acc ^ (_spot_key(state) * np.uint64(0x9E3779B97F4A7C15)))
 
 
 @jit
@@ -355,10 +359,10 @@ def hash2(state):
         base = PILES + PILE_CAP * p
         for k in range(h):
             x = x * np.uint64(0x5851F42D4C957F2D) + np.uint64(state[base + k] + 3)
-        x = _fmix(x + np.uint64(h))
+        x = fmix64(x + np.uint64(h))
         s_acc += x
         p_acc *= x | np.uint64(1)
-    return _fmix(_fmix(s_acc ^ _fmix(_spot_key(state) + np.uint64(7))) + p_acc)
+    return fmix64(fmix64(s_acc ^ fmix64(_spot_key(state) + np.uint64(7))) + p_acc)
 
 
 @jit
@@ -451,7 +455,7 @@ class TenAcrossSolver(Solver):
     """Depth-first with a probe (default), greedy or weighted A*; spots as the state says."""
 
     GAME = "ten-across"
-    METHODS = tuple(METHODS)
+    METHODS = methods.METHODS
     RULE_MODES = RULE_MODES
 
     def visible_value(self, array):
@@ -479,11 +483,7 @@ class TenAcrossSolver(Solver):
         return -(2 * misplaced + 3 * down + 2 * spots + covering) + empty
 
     def _search(self, start, method, rules, limits):
-        kind, weights = METHODS[method]
-        if kind == "dfs":
-            result = _probe_then_dfs(start.array, limits)
-        else:
-            result = BestFirst(PLUG, limits, weights).run(start.array)
+        result = methods.run(method, PLUG, start.array, limits, dfs=_probe_then_dfs)
         if result.verdict == SOLVED:
             result.moves = expand_codes(start.array, result.moves)
         return result
@@ -493,7 +493,7 @@ class TenAcrossSolver(Solver):
 
     def _warm(self):
         for spots in (True, False):
-            for method in METHODS:
+            for method in self.METHODS:
                 self._search(self.game.deal(1, spots=spots), method, "aisleriot", check_limits(50))
 
 

@@ -13,14 +13,14 @@ from rules import zebra as zb
 from rules._jit import jit
 from rules.cards import colour, rank
 from rules.game import Outcome
+from rules.hashing import fmix64, splitmix64
 from rules.moves import DRAG, encode
 from rules.observation import HIDDEN
 from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
-from solvers.core.search import BestFirst, DFS, GamePlug
-from solvers.core.split_dfs import run_dfs
-from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
+from solvers.core import methods
+from solvers.core.search import GamePlug
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -30,11 +30,6 @@ STATE_SIZE, MAX_MOVES = zb.STATE_SIZE, zb.MAX_MOVES
 ONGOING, WON = int(Outcome.ONGOING), int(Outcome.WON)
 RULE_MODES = ("aisleriot", "open")
 
-METHODS = {
-    "dfs": ("dfs", None),              # depth-first, children by heuristic
-    "greedy": ("best-first", (0, 1)),
-    "astar": ("best-first", (1, 1)),   # weighted A*: shorter solutions
-}
 
 # heuristic weights (see heuristic())
 W_WASTE, W_STOCK, W_OUT = 10, 11, 1
@@ -192,12 +187,12 @@ def hash1(state):
         x = (x ^ np.uint64(64 + n + (16 * (t + 1) if ordered else 0))) * prime
         for i in range(n):
             x = (x ^ np.uint64(_kind(state[TAB + TAB_CAP * t + i]))) * prime
-        acc += _splitmix(x)
+        acc += splitmix64(x)
     lo, hi = _found_key(state)
     h = (h ^ acc) * prime
     h = (h ^ lo) * prime
     h = (h ^ hi) * prime
-    return _splitmix(h)
+    return splitmix64(h)
 
 
 @jit
@@ -208,11 +203,11 @@ def hash2(state):
     sn = state[STOCK_LEN]
     for i in range(sn):
         x = x * mul + np.uint64(_kind(state[STOCK + i]) + 3)
-    x = _fmix(x + np.uint64(sn))
+    x = fmix64(x + np.uint64(sn))
     wn = state[WASTE_LEN]
     for i in range(wn):
         x = x * mul + np.uint64(_kind(state[WASTE + i]) + 5)
-    x = _fmix(x + np.uint64(wn) * np.uint64(977) + np.uint64(state[REDEALS]) * np.uint64(31337))
+    x = fmix64(x + np.uint64(wn) * np.uint64(977) + np.uint64(state[REDEALS]) * np.uint64(31337))
     ordered = _piles_ordered(state)
     s_acc = np.uint64(0x13198A2E03707344)
     p_acc = np.uint64(1)
@@ -223,11 +218,11 @@ def hash2(state):
             y += np.uint64(t + 1) * np.uint64(0x082EFA98EC4E6C89)
         for i in range(n):
             y = y * mul + np.uint64(_kind(state[TAB + TAB_CAP * t + i]) + 7)
-        y = _fmix(y)
-        s_acc += _fmix(y ^ np.uint64(0x452821E638D01377))
+        y = fmix64(y)
+        s_acc += fmix64(y ^ np.uint64(0x452821E638D01377))
         p_acc *= y | np.uint64(1)
     lo, hi = _found_key(state)
-    return _fmix(_fmix(x ^ s_acc) + p_acc + _fmix(lo * np.uint64(3) + hi))
+    return fmix64(fmix64(x ^ s_acc) + p_acc + fmix64(lo * np.uint64(3) + hi))
 
 
 @jit
@@ -282,9 +277,10 @@ def finish(array):
 
 class ZebraSolver(Solver):
     """Depth-first (default), greedy or weighted A* over :data:`PLUGS`."""
+    # TenAcrossSolver's shape, by the solver contract: they differ in plugs and solution finishing
 
     GAME = "zebra"
-    METHODS = tuple(METHODS)
+    METHODS = methods.METHODS
     RULE_MODES = RULE_MODES
 
     def visible_value(self, array):
@@ -299,12 +295,7 @@ class ZebraSolver(Solver):
         return 10 * home + 2 * tableau - waiting + revealed
 
     def _search(self, start, method, rules, limits):
-        kind, weights = METHODS[method]
-        plug = PLUGS[rules]
-        if kind == "dfs":
-            result = run_dfs(DFS(plug, limits), start.array, limits.threads)
-        else:
-            result = BestFirst(plug, limits, weights).run(start.array)
+        result = methods.run(method, PLUGS[rules], start.array, limits)
         if result.verdict == SOLVED:
             end = start.array.copy()
             for c in result.moves:
@@ -314,7 +305,7 @@ class ZebraSolver(Solver):
 
     def _warm(self):
         for rules in RULE_MODES:
-            for method in METHODS:
+            for method in self.METHODS:
                 self._search(self.game.deal(1), method, rules, check_limits(50))
 
 

@@ -400,7 +400,7 @@ def test_won_and_never_lost():
 def test_layout_validation():
     good = GAME.deal(3).layout()
     swapped = good.replace("Ad", "Ac", 1)
-    with pytest.raises(InvalidDealError, match="duplicate AC.*missing AD"):
+    with pytest.raises(InvalidDealError, match="missing AD.*duplicate AC"):
         GAME.from_layout(swapped)
     with pytest.raises(InvalidDealError, match="16 slots"):
         GAME.from_layout("|" + good)

@@ -19,7 +19,7 @@ from rules import freecell as fc
 from rules._jit import jit
 from solvers.games.freecell.inlining import jit_leaf
 from rules.cards import EMPTY
-from solvers.core.table import fmix64, splitmix64
+from rules.hashing import fmix64, splitmix64_next
 from solvers.games.freecell.moves import RANK0, SEQ, SUIT
 
 FREE, HOME, HIGH, HEIGHT = fc.FREE, fc.HOME, fc.HIGH, fc.HEIGHT
@@ -41,12 +41,6 @@ CELLS2_SEED = np.uint64(0x243F6A8885A308D3)
 
 
 @jit
-def mix1(x):
-    """The h1 finaliser: splitmix64 with its increment."""
-    return splitmix64(x + np.uint64(0x9E3779B97F4A7C15))
-
-
-@jit
 def col_parts(state, col):
     """Column ``col``'s terms in the two hashes."""
     h = state[HEIGHT + col]
@@ -57,7 +51,7 @@ def col_parts(state, col):
         k = state[base + i] * COL_WIDTH + i
         x += Z1[k]
         y ^= Z2[k]
-    return mix1(x), fmix64(y)
+    return splitmix64_next(x), fmix64(y)
 
 
 @jit
@@ -70,7 +64,7 @@ def found_terms(state):
             found |= np.uint64(RANK0[top] + 1) << np.uint64(4 * SUIT[top])
     for i in range(4):
         found |= np.uint64(state[HIGH + i]) << np.uint64(16 + 4 * i)
-    return mix1(found | np.uint64(1 << 41)), fmix64(found * np.uint64(0xD6E8FEB86659FD93))
+    return splitmix64_next(found | np.uint64(1 << 41)), fmix64(found * np.uint64(0xD6E8FEB86659FD93))
 
 
 @jit
@@ -194,7 +188,7 @@ def col_scan(state, col, needmask, scan, cst):
         lo = c
     scan[RAW1, col] = x
     scan[RAW2, col] = y
-    scan[TERM1, col] = mix1(x)
+    scan[TERM1, col] = splitmix64_next(x)
     scan[TERM2, col] = fmix64(y)
     cst[col, FIRST_BREAK] = fb
     cst[col, BREAKS] = br

@@ -14,13 +14,14 @@ import numpy as np
 
 from rules import freecell as fc
 from rules._jit import jit
+from rules.hashing import fmix64, splitmix64_next
 from rules.moves import DRAG
 from solvers.core.search import (C_HEAP, C_INIT, C_NODES, C_POOL, C_STORED, C_WIN_NODE, CTL_SIZE,
                       EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, Run, unowned)
-from solvers.core.table import MAX_LOAD, fix_h1, fmix64, prefetch2, tt3_insert, tt3_prefetch
+from solvers.core.table import MAX_LOAD, fix_h1, prefetch2, tt3_insert, tt3_prefetch
 from solvers.games.freecell.columns import (BREAKS, BURIED, FIRST_BREAK, NEEDED, RAW1, RAW2, SCANNED, TERM1, TERM2,
                       TOP_RUN, Z1, Z2, ZC1, ZC2, ZK, buried_by, cell_terms, col_parts, col_scan,
-                      col_share, found_terms, h_from_shares, hash_cells, hash_finish, mix1)
+                      col_share, found_terms, h_from_shares, hash_cells, hash_finish)
 from solvers.games.freecell.inlining import jit_ir_inline
 from solvers.games.freecell.moves import (apply_child, autoplay_pending, card_pending, drag_to_row, legal_masked,
                     need_bits, need_mask)
@@ -224,7 +225,7 @@ def _lift(st, sc, mn, need0, hw, scan, cst):
         brp -= 1  # the break under the top run goes with it
     bup = cst[sc, BURIED] - rbu - mn * (cst[sc, NEEDED] - rnd)
     share = hw[1] * (ln - fb) + hw[2] * bup + hw[5] * brp
-    return mix1(xs) - scan[TERM1, sc], fmix64(ys) - scan[TERM2, sc], share
+    return splitmix64_next(xs) - scan[TERM1, sc], fmix64(ys) - scan[TERM2, sc], share
 
 
 @jit
@@ -248,7 +249,7 @@ def _drop(st, dc, gbase, mn, need0, hw, scan, cst):
         fb = ld  # a sorted column stays sorted (the group fits on its top)
     bup = cst[dc, BURIED] + mn * cst[dc, NEEDED] + gbu
     share = hw[1] * (ld - fb) + hw[2] * bup + hw[5] * cst[dc, BREAKS]
-    return mix1(xd) - scan[TERM1, dc], fmix64(yd) - scan[TERM2, dc], share
+    return splitmix64_next(xd) - scan[TERM1, dc], fmix64(yd) - scan[TERM2, dc], share
 
 
 @jit

@@ -110,45 +110,13 @@ def apply_child(state, move, fixpoint):
     source column playable (limits and foundations are unchanged, and the moved cards were
     tops already), so only that card is checked; otherwise every top card is.
     """
-    if (move >> 24) != DRAG:
+    src = (move >> 16) & 0xFF
+    if (move >> 24) != DRAG or FIRST_HOME <= src < FIRST_COL:
         fc.apply(state, move)
         return
-    src = (move >> 16) & 0xFF
     n = (move >> 8) & 0xFF
     dst = move & 0xFF
-    if src < FIRST_HOME:
-        c = state[FREE + src]
-        state[FREE + src] = EMPTY
-        if dst < FIRST_HOME:
-            state[FREE + dst] = c
-        elif dst < FIRST_COL:
-            fc.send_home(state, dst - FIRST_HOME, c)
-        else:
-            dc = dst - FIRST_COL
-            h = state[HEIGHT + dc]
-            state[COLS + dc * COL_WIDTH + h] = c
-            state[HEIGHT + dc] = h + 1
-    elif src < FIRST_COL:
-        fc.apply(state, move)
-        return
-    else:
-        sc = src - FIRST_COL
-        h_src = state[HEIGHT + sc] - n
-        state[HEIGHT + sc] = h_src
-        first = COLS + sc * COL_WIDTH + h_src
-        if dst < FIRST_HOME:
-            state[FREE + dst] = state[first]
-        elif dst < FIRST_COL:
-            fc.send_home(state, dst - FIRST_HOME, state[first])
-        else:
-            dc = dst - FIRST_COL
-            h = state[HEIGHT + dc]
-            out = COLS + dc * COL_WIDTH + h
-            for i in range(n):
-                state[out + i] = state[first + i]
-            state[HEIGHT + dc] = h + n
-        for i in range(n):
-            state[first + i] = EMPTY
+    fc.drag(state, src, n, dst)
     if fixpoint and not (FIRST_HOME <= dst < FIRST_COL):
         if src < FIRST_COL:
             return

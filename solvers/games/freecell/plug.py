@@ -14,9 +14,9 @@ from rules import freecell as fc
 from rules._jit import jit
 from rules.cards import EMPTY, colour, rank
 from rules.errors import InvalidOptionError
+from rules.hashing import fmix64
 from rules.moves import DBL, DRAG
 from solvers.core.search import GamePlug
-from solvers.core.table import fmix64
 
 FREE, HOME, HEIGHT, COLS, COL_WIDTH = fc.FREE, fc.HOME, fc.HEIGHT, fc.COLS, fc.COL_WIDTH
 STATE_SIZE, MAX_MOVES = fc.STATE_SIZE, fc.MAX_MOVES

@@ -26,8 +26,8 @@ from numba import carray, types
 
 from rules._jit import jit
 from rules.cards import EMPTY, rank
+from rules.hashing import fmix64, splitmix64
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
-from solvers.core.table import fmix64, splitmix64
 from solvers.games.yukon.cards import (PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_array, stack_scratch,
                     twin, twin_mask)
 from solvers.games.yukon.hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word

@@ -10,8 +10,8 @@ import numpy as np
 
 from rules._jit import jit
 from rules.cards import EMPTY
+from rules.hashing import fmix64, splitmix64
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, N_PILES, TAB
-from solvers.core.table import fmix64, splitmix64
 from solvers.games.yukon.heuristic import pile_score
 from solvers.games.yukon.moves import is_foundation
 from solvers.games.yukon.state import DIRTY, PILE_H1, PILE_H2, PILE_SCORE, SOLVER_STATE_SIZE, SUM1, SUM2

@@ -11,8 +11,8 @@ from numba import carray
 from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
 from solvers.core.search import DEAD_END
-from solvers.core.table import splitmix64
 from rules.cards import rank
+from rules.hashing import splitmix64
 from solvers.games.yukon.cards import PARENTS, bit, home_height, stack_scratch
 from solvers.games.yukon.dead_end import blocker_scan, dead_end, stuck_for_ever
 from solvers.games.yukon.pair_memo import memo_address, memo_at, memo_dead_end

@@ -26,8 +26,8 @@ from numba import carray, types
 from numba.extending import intrinsic
 
 from rules._jit import jit
+from rules.hashing import splitmix64
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, STATE_SIZE, TAB
-from solvers.core.table import splitmix64
 from solvers.games.yukon.cards import stack_array
 from solvers.games.yukon.pairs import (A_WIDTH, MAX_ACTIONS, MAX_FACTS, MAX_SUPPORTS, ROWS, WORDS, _CLEAR, _DOWN,
                     _HOME, _IDS, _N_DEST, _NOW, _S, _has, _set, fixpoint, pair_refutes, task)

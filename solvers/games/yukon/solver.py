@@ -17,6 +17,7 @@ import numpy as np
 
 from rules import yukon as yk
 from rules.yukon import ONGOING, STATE_SIZE
+from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
 from solvers.core.search import BestFirst, DFS, Limits
@@ -30,7 +31,6 @@ from solvers.games.yukon.plugs import PLUGS
 from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
 from solvers.games.yukon import visible
 
-WEIGHTS = {"greedy": (0, 1), "astar": (1, 1)}     # best-first (g, h) weights; astar: weighted A*
 # Randomized probes: the node budget of one probe, at most PROBES of them, and at most
 # PROBE_SHARE of a time or node limit on them all.
 PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
@@ -54,7 +54,7 @@ class YukonSolver(Solver):
     ``aisleriot`` (Aisleriot's LOST positions end the game) and ``open`` (move rules only)."""
 
     GAME = "yukon"
-    METHODS = ("dfs", "greedy", "astar")
+    METHODS = methods.METHODS
     RULE_MODES = ("aisleriot", "open")
     visible_value = staticmethod(visible.value)
 
@@ -91,7 +91,7 @@ def _runner(method, rules, limits):
     if method == "dfs":
         plug = PLUGS["open_class" if rules == "open" else rules]
         return DFS(plug, limits, keys_only=True, store_dead_ends=False)
-    return BestFirst(PLUGS[rules], limits, WEIGHTS[method])
+    return BestFirst(PLUGS[rules], limits, methods.WEIGHTS[method])
 
 
 def engine_moves(start, codes):

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from rules import ten_across as ta
 from rules._jit import jit
 from rules.errors import InvalidOptionError
+from rules.hashing import fmix64
 from rules.registry import get_game
 from solvers.games import ten_across as tas
 from solvers.core.result import SolutionError
@@ -190,7 +191,7 @@ def _ref_hash2(state):
     b = np.int64(state[ta.SPOT + 1])
     if a > b:
         a, b = b, a
-    return tas._fmix(h ^ np.uint64((a + 2) * 64 + b + 2 + 4096 * state[ta.OPT]))
+    return fmix64(h ^ np.uint64((a + 2) * 64 + b + 2 + 4096 * state[ta.OPT]))
 
 
 REF_PLUG = GamePlug(_ref_legal, tas.apply, tas.won, _ref_hash1, _ref_hash2, tas.heuristic,

@@ -149,7 +149,7 @@ def test_deals_solved_and_replayed_by_the_referee(rules):
         assert state.is_won()
 
 
-@pytest.mark.parametrize("method", sorted(zs.METHODS))
+@pytest.mark.parametrize("method", sorted(zs.SOLVER.METHODS))
 def test_every_method_solves_and_verifies(method):
     for seed in (1, 2, 3):
         for rules in zs.RULE_MODES:
