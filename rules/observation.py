@@ -40,7 +40,7 @@ from rules.cards import card_str
 from rules.game import STATE_DTYPE, Outcome, State
 from rules.moves import CLICK, DBL, DRAG, Move
 
-HIDDEN = -2           # an array entry the player cannot know (EMPTY is -1)
+HIDDEN = -2           #: an array entry the player cannot know (EMPTY is -1)
 
 
 # ---- which entries are hidden, per game ------------------------------------------------------

@@ -1,7 +1,7 @@
 """Heuristics of visible things: a value per game for a position as the player sees it.
 
 Each ``value_<game>(array)`` reads a state array in which :data:`rules.observation.HIDDEN`
-marks unknown cards -- face-down ones, and in a foreseen position (:meth:`Observation.view_after`)
+marks unknown cards -- face-down ones, and in a foreseen position (:meth:`.Observation.view_after`)
 cards a move would turn up.  Higher is better.  An unknown card earns nothing for where it lies,
 but turning one up earns the face-down term, so revealing moves rank above lateral ones.
 The greedy player plays the move with the best value; pimc breaks ties with it.
