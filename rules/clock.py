@@ -432,7 +432,7 @@ def play_many_reference(seeds):
 
 # ---- one game, move by move -----------------------------------------------------------------
 def play(state):
-    """Play the forced moves from ``state`` (a :class:`State`, changed in place) to the end.
+    """Play the forced moves from ``state`` (a :class:`.State`, changed in place) to the end.
 
     Places are played as ``drag 6 1 d``.  Returns the list of moves played.
     """

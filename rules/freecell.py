@@ -36,6 +36,7 @@ Choices where the spec is silent or where a solver differs from the faithful set
   chosen before the card is lifted (checked against the trace: ``dbl 1`` with cell 0 full and 2
   empty sends the card to 2).
 * Solver moves (``faithful=0``), each a legal faithful action:
+
   - an Ace to a homecell: one move, to the first empty homecell (the others give the same
     position up to homecell order);
   - a card to a free cell: one move, to the lowest empty free cell;
@@ -48,6 +49,7 @@ Choices where the spec is silent or where a solver differs from the faithful set
     free cell -> free cell move); ``dbl`` of a homecell (the score-farming QUIRK of spec 4.4);
     a whole column dragged to an empty column when no autoplay is pending (the canonical
     position does not change).
+
 * Canonical hash: free cells as a set, columns as a multiset, foundations per suit (homecell
   slot ids ignored), ``high[]`` included, score excluded.
 

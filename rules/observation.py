@@ -34,7 +34,7 @@ from rules.cards import card_str
 from rules.kernel_types import STATE_DTYPE, Outcome
 from rules.moves import Move
 
-HIDDEN = -2           # an array entry the player cannot know (EMPTY is -1)
+HIDDEN = -2           #: an array entry the player cannot know (EMPTY is -1)
 
 
 def hidden_entries(state):

@@ -15,7 +15,7 @@ from rules.errors import AisleError
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 VERDICTS = (SOLVED, UNSOLVABLE, UNKNOWN)
-VERDICT_CODES = (UNKNOWN, SOLVED, UNSOLVABLE)     # code -> verdict, as batches and the store keep them
+VERDICT_CODES = (UNKNOWN, SOLVED, UNSOLVABLE)     #: code -> verdict, as batches and the store keep them
 VERDICT_CODE = {verdict: code for code, verdict in enumerate(VERDICT_CODES)}
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from rules.errors import AisleError, InvalidOptionError, shorten
 
 PARENT_GONE_EXIT = 70        # a worker's exit code when it leaves because its parent died
-JOBS_PER_CORE = 4            # local workers beyond this many per core only add memory
+JOBS_PER_CORE = 4            #: local workers beyond this many per core only add memory
 
 
 class WorkerError(AisleError, RuntimeError):

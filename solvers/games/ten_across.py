@@ -409,6 +409,7 @@ def cost(parent, child, move):
 
 
 PLUG = GamePlug(legal, apply, won, hash1, hash2, heuristic, cost, OUT_MAX, STATE_SIZE)
+#: Rules 1-3 only (:func:`legal_plain`): the probe of :func:`_probe_then_dfs`.
 PLUG_PLAIN = GamePlug(legal_plain, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES, STATE_SIZE)
 
 

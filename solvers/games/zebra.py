@@ -246,6 +246,7 @@ def cost(parent, child, move):
     return np.int64(1)
 
 
+#: The search plug of each rule mode.
 PLUGS = {
     "aisleriot": GamePlug(legal_aisleriot, apply, won_aisleriot, hash1, hash2, heuristic, cost,
                           MAX_MOVES, STATE_SIZE),

@@ -1,6 +1,6 @@
 """``greedy``: one ply, no search -- the human-like baseline.
 
-It plays the legal move whose foreseen position (:meth:`Observation.view_after`) has the best
+It plays the legal move whose foreseen position (:meth:`.Observation.view_after`) has the best
 heuristic value of visible things (the game's solver's ``visible_value``), equal values broken at
 random from the player's seed.  Moves back to a position already met are left out while others remain.
 """

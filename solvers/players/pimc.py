@@ -1,7 +1,7 @@
 """``pimc``: perfect-information Monte Carlo, the default no-peek player.
 
 For each decision it deals ``samples`` worlds consistent with the observation
-(:meth:`Observation.sample`; every distinct world when there are no more than that) and
+(:meth:`.Observation.sample`; every distinct world when there are no more than that) and
 solves each with the game's thoughtful solver under ``budget`` nodes:
 
 1. A solved world yields a *plan*: its solution up to and including the first move that turns

@@ -2,8 +2,9 @@
 
 Its win rate is the thoughtful solvability of the deals (under its node budget), the upper bound
 no fair player can pass.  Because it needs the true position it is given the State through
-:meth:`ThoughtfulPlayer.choose_peeking`; its :meth:`choose` accepts only observations that hide
-nothing (Freecell, or any position once every card is known), where it is a fair player.
+:meth:`ThoughtfulPlayer.choose_peeking`; its :meth:`choose <ThoughtfulPlayer.choose>` accepts only
+observations that hide nothing (Freecell, or any position once every card is known), where it is a
+fair player.
 
 It solves once and follows the line; if the solver finds no win (proven lost, or the budget ran
 out) it plays greedy moves for the rest of the game without solving again.

@@ -41,7 +41,7 @@ from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, VERDICT_CODE, VERDI
 APPLICATION_ID = 0x41534C45          # "ASLE"
 SCHEMA_VERSION = 1
 UNKNOWN_CODE, SOLVED_CODE, UNSOLVABLE_CODE = VERDICT_CODE[UNKNOWN], VERDICT_CODE[SOLVED], VERDICT_CODE[UNSOLVABLE]
-CORE_SETTINGS = ("game", "numbering", "rules", "options", "timeout", "max_nodes")   # always in the key
+CORE_SETTINGS = ("game", "numbering", "rules", "options", "timeout", "max_nodes")   #: always in the key
 BATCH_COLUMNS = ("seed", "verdict", "length", "nodes", "seconds")
 _COUNTED_AS = {"won": SOLVED, "lost": UNSOLVABLE}       # an auto-player's games, counted as verdicts
 

@@ -117,7 +117,9 @@ def foundation_count(state):
 
 @jit
 def weighted_heuristic(state, w_out, w_unsorted, w_buried, w_free, w_empty, w_breaks):
-    """Lower is closer to a win::
+    """Lower is closer to a win.
+
+    The value::
 
         w_out * cards not home + w_unsorted * cards above the first break of each column
         + w_buried * cards above the next card each suit needs + w_free * full free cells

@@ -2,9 +2,9 @@
 
 The argument for each part (the stuck-blocker fixpoint, the empty-pile condition for Kings, the
 twin rule, the held-suit rule, the twin-pair rule) is in docs/yukon.md, "Dead ends".  This
-module computes it on 52-bit card masks (see :mod:`.cards`); ``tests/yukon_reference.py``
-keeps a plain sweep over the piles that builds the positions, and the tests check that the two
-always agree.
+module computes it on 52-bit card masks (see :mod:`~solvers.games.yukon.cards`);
+``tests/yukon_reference.py`` keeps a plain sweep over the piles that builds the positions, and the
+tests check that the two always agree.
 """
 import numpy as np
 from numba import carray
