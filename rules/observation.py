@@ -43,7 +43,7 @@ def hidden_entries(state):
 
 
 def observe(state):
-    """The :class:`Observation` of ``state`` (what :meth:`State.observation` returns)."""
+    """The :class:`Observation` of ``state`` (what :meth:`rules.game.State.observation` returns)."""
     hidden = np.asarray(hidden_entries(state), dtype=np.int64)
     array = state.array.copy()
     unseen = array[hidden].tolist()
@@ -100,7 +100,7 @@ class Observation:
         return total
 
     def sample(self, rng=None):
-        """A full :class:`State` consistent with this observation, uniform over the consistent
+        """A full :class:`rules.game.State` consistent with this observation, uniform over the consistent
         worlds.  ``rng``: a ``numpy.random.Generator``, an int seed, or None (fresh entropy)."""
         if not isinstance(rng, np.random.Generator):
             rng = np.random.default_rng(rng)

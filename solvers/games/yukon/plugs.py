@@ -1,6 +1,6 @@
 """The Yukon plugs for :mod:`solvers.core.search`, one per rule mode, on solver states
 (:mod:`.state`): moves from :mod:`~solvers.games.yukon.moves` (pruning rules 1, 2, 5 and 6 of
-docs/yukon.md), hashes from :mod:`.hashing`, and the heuristic from :mod:`.heuristic`, which also
+docs/yukon.md), hashes from :mod:`solvers.games.yukon.hashing`, and the heuristic from :mod:`.heuristic`, which also
 hands the core the dead ends to skip; and ``open_class``, the open-mode depth-first search over
 classes under natural cuts and twin swaps (:mod:`.classes`)."""
 import numpy as np
