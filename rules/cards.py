@@ -38,6 +38,14 @@ def colour(card):
     return 1 if (s == 1 or s == 2) else 0
 
 
+def builds_on(card, below):
+    """``card`` lies on ``below`` as a down-by-alternate-colour build: ``below`` is a card (not
+    EMPTY or hidden), of the other colour and one rank higher.  Plain Python, for code outside
+    the kernels (the players' heuristics)."""
+    return (below >= 0 and ((card % 52) // 13 in (1, 2)) != ((below % 52) // 13 in (1, 2))
+            and below % 13 == card % 13 + 1)
+
+
 @jit
 def make_card(rank_, suit_):
     return 13 * suit_ + rank_ - 1
