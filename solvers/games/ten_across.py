@@ -14,7 +14,7 @@ from rules._jit import jit
 from rules.cards import EMPTY
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
-from solvers.core.search import BestFirst, DFS, GamePlug
+from solvers.core.search import BestFirst, DFS, GamePlug, core_steps
 from solvers.core.split_dfs import run_dfs
 from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
 
@@ -466,10 +466,17 @@ class TenAcrossSolver(Solver):
     def referee_options(self, start):
         return {"spots": bool(start.array[OPT])}
 
-    def _warm(self):
-        for spots in (True, False):
-            for method in METHODS:
-                self._search(self.game.deal(1, spots=spots), method, "aisleriot", check_limits(50))
+    def _warm_steps(self, method, rules):
+        kind = METHODS[method][0]
+        plugs = (PLUG_PLAIN, PLUG) if kind == "dfs" else (PLUG,)
+
+        def search():
+            for spots in (True, False):
+                self._search(self.game.deal(1, spots=spots), method, rules, check_limits(50))
+            start, buf = self.game.deal(1).array, np.empty(OUT_MAX, dtype=np.int32)
+            expand_codes(start, buf[:legal(start, buf)][:1])     # a solution's unpacking
+        return {**{k: v for plug in plugs for k, v in plug.warm_steps().items()},
+                **core_steps(kind), f"ten-across {method}": search}
 
 
 SOLVER = TenAcrossSolver()

@@ -17,7 +17,7 @@ from rules.moves import DRAG, encode
 from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
-from solvers.core.search import BestFirst, DFS, GamePlug
+from solvers.core.search import BestFirst, DFS, GamePlug, core_steps
 from solvers.core.split_dfs import run_dfs
 from solvers.core.table import fmix64 as _fmix, splitmix64 as _splitmix
 
@@ -300,10 +300,12 @@ class ZebraSolver(Solver):
             result.moves = list(result.moves) + finish(end)
         return result
 
-    def _warm(self):
-        for rules in RULE_MODES:
-            for method in METHODS:
-                self._search(self.game.deal(1), method, rules, check_limits(50))
+    def _warm_steps(self, method, rules):
+        def search():
+            self._search(self.game.deal(1), method, rules, check_limits(50))
+            encode(DRAG, TAB_SLOT0, 1, FOUND_SLOT0)     # as finish() calls it, on Python ints
+        return {**PLUGS[rules].warm_steps(), **core_steps(METHODS[method][0]),
+                f"zebra {method} {rules}": search}
 
 
 SOLVER = ZebraSolver()
