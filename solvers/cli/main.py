@@ -68,8 +68,9 @@ def solution_json(game, state, args, result, moves):
 
 
 def cmd_solve(args):
+    solver = get_solver(args.game)
+    compiled = solver.ready(args.method, args.rules)   # before dealing, which compiles too
     game, state = start_state(args)
-    solver = get_solver(game)
     bar = progress_bar(show_progress(args), unit=" positions", unit_scale=True, desc=game.name,
                        delay=1.0, leave=False)
     try:
@@ -79,6 +80,7 @@ def cmd_solve(args):
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
+    result.compile_seconds += compiled
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
