@@ -99,3 +99,25 @@ def test_a_method_warms_only_what_it_needs(game):
     for rules in solver.RULE_MODES:
         for method in solver.METHODS:
             assert set(solver._warm_steps(method, rules)) <= set(every)
+
+
+def test_a_kernel_the_warm_up_missed_counts_as_compile_time(monkeypatch):
+    import time
+
+    from numba import njit
+
+    from solvers import get_solver
+    from solvers.core.result import SolveResult
+
+    solver = get_solver("clock")
+    solver.ready()
+
+    def search(start, method, rules, limits):
+        t0 = time.perf_counter()
+        njit(lambda x: x * 3 + 1)(2)                  # a fresh kernel: compiled here
+        return SolveResult("unsolvable", seconds=time.perf_counter() - t0)
+
+    monkeypatch.setattr(solver, "_search", search)
+    result = solver.solve(1)
+    assert result.compile_seconds > 0.01
+    assert result.seconds < 0.5 * result.compile_seconds

@@ -35,6 +35,7 @@ import time
 
 import numpy as np
 from numba import carray, types
+from numba.core import event
 from numba.extending import intrinsic, typeof_impl
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
@@ -146,9 +147,18 @@ def _name(dispatcher):
 
 
 def core_steps(method):
-    """``{name: compile}`` for the core's kernel of ``method`` ("dfs" or "best-first")."""
+    """``{name: compile}`` for the core's kernel of ``method`` ("dfs" or "best-first") and the
+    table growth its driver calls."""
     kernel = dfs_kernel if method == "dfs" else best_first_kernel
-    return {_name(kernel): lambda: compile_declared(kernel)}
+    return {_name(kernel): lambda: compile_declared(kernel), "core table growth": _grow_tables}
+
+
+def _grow_tables():
+    """Compile the rehashes a growing table calls (the drivers call them with these types)."""
+    keys, vals = new_table(2)
+    big_keys, big_vals = new_table(4)
+    rehash(keys, vals, big_keys, big_vals)
+    rehash_keys(keys, np.zeros_like(big_keys))
 
 
 @jit
@@ -441,6 +451,16 @@ class _Meter:
 
 
 _meter = contextvars.ContextVar("search_progress", default=None)
+
+
+@contextlib.contextmanager
+def compiling():
+    """Within this block, ``seconds`` of the object it gives sums the time Numba spent
+    compiling (a kernel missing from the warm-up compiles at its first call): what a solve
+    reports as compile time rather than search time."""
+    timer = event.TimingListener()
+    with event.install_listener("numba:compile", timer):
+        yield timer
 
 
 @contextlib.contextmanager

@@ -13,7 +13,8 @@ The subclass declares ``GAME``, ``METHODS`` (names, the default first unless
 Everything else lives here once: argument checks (every bad value raises an
 :class:`rules.AisleError` subclass that quotes it), turning seeds, layout text and arrays into
 states, warming the kernels up before the first search (reported as ``compile_seconds``, never
-counted against a time limit; nothing compiles at import, so this is all of it), announcing
+counted against a time limit; nothing compiles at import, so this is all of it, and a kernel
+the warm-up missed, compiled during the search, is moved from ``seconds`` to it), announcing
 a warm-up that takes more than ``ANNOUNCE_AFTER`` seconds (one line on stderr with a progress
 bar, or a count of the steps done without tqdm; ``ANNOUNCE = False`` silences it), finishing
 a result (moves as :class:`rules.moves.Move`, the
@@ -36,7 +37,7 @@ from rules.layout import Layout
 from rules.moves import DRAG, Move
 from solvers.core.workers import check_jobs, run_in_workers
 from solvers.core.result import SOLVED, VERDICT_CODE, replay_with_referee
-from solvers.core.search import Limits, reporting
+from solvers.core.search import Limits, compiling, reporting
 
 DEFAULT_MEMORY_MB = 4096
 ANNOUNCE = True           # say on stderr when a warm-up compiles for long (False: never)
@@ -151,10 +152,12 @@ class Solver:
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
         compiled = self.ready(method, rules)     # first: dealing may compile a kernel too
         start = self.start_state(state)
-        with reporting(progress):
+        with reporting(progress), compiling() as late:
             found = self._search(start, method, rules, limits)
         result = self._finish(found, start, method, rules)
-        result.compile_seconds = compiled
+        late = late.duration if late.done else 0.0       # kernels the warm-up did not reach
+        result.compile_seconds = compiled + late
+        result.seconds = max(0.0, result.seconds - late)
         if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
             result.deal = int(state)
         return result
