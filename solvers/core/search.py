@@ -312,9 +312,9 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
             ctl[C_SP] = -1
             return EXHAUSTED
         # np.int64(0), not 0: a literal argument makes Numba compile _expand a second time
-        if _expand(np.int64(0), st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
-                   store_dead_ends):
+        if _expand(np.int64(0), st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh,
+                   scores, ctl, legal, apply, won, hash1, hash2, heur, child_hashes,
+                   has_child_hashes, store_dead_ends):
             return FOUND
     while ctl[C_SP] >= 0:
         d = ctl[C_SP]
@@ -455,9 +455,9 @@ _meter = contextvars.ContextVar("search_progress", default=None)
 
 @contextlib.contextmanager
 def compiling():
-    """Within this block, ``seconds`` of the object it gives sums the time Numba spent
-    compiling (a kernel missing from the warm-up compiles at its first call): what a solve
-    reports as compile time rather than search time."""
+    """Within this block, the Numba timing listener it gives (``done``, ``duration``) sums
+    the time Numba spent compiling (a kernel missing from the warm-up compiles at its first
+    call): what a solve reports as compile time rather than search time."""
     timer = event.TimingListener()
     with event.install_listener("numba:compile", timer):
         yield timer
