@@ -7,12 +7,23 @@ code it caches has the kernels it calls, and the module constants it reads, comp
 an edit to another file, a process would load a caller's stale code.  So every cache here is
 also stamped with a digest of all the library's sources (``rules/`` and ``solvers/``): an edit
 anywhere recompiles every kernel once, in the first process that runs it.
+
+Nothing compiles at import: a kernel compiles on its first call (a solver's ``warmup()``), so
+``import rules, solvers`` stays fast and the compile time is seen where it is reported.
+
+Where Numba finds no writable cache location (a read-only install and an unwritable HOME, or
+``NUMBA_CACHE_DIR`` unwritable as well), the kernels are cached in a private directory under the
+temporary directory instead, or not at all if that fails too; one line on stderr says which.
 """
 import hashlib
+import os
+import sys
+import tempfile
 from pathlib import Path
 
-from numba import njit
+from numba import config, njit
 from numba.core import typeinfer
+from numba.core.caching import FunctionCache
 
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("rules", "solvers")
@@ -32,6 +43,57 @@ def sources_digest(root=_ROOT, packages=_PACKAGES):
 SOURCES_DIGEST = sources_digest()
 
 
+def _probe():
+    """A function of this file: where Numba would cache it is where it caches the library."""
+
+
+def _can_cache():
+    """True if Numba finds a writable cache location for the library's kernels."""
+    try:
+        FunctionCache(_probe)
+    except RuntimeError:                 # "cannot cache function ...: no locator available"
+        return False
+    return True
+
+
+def _private_temp_dir():
+    """``<temp dir>/aisle-numba-<uid>``: made if missing, used only if this user owns it and no
+    one else may write to it (a cache is loaded as machine code); else None."""
+    path = Path(tempfile.gettempdir()) / f"aisle-numba-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        st = path.stat()
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+            return None
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return None
+    return str(path)
+
+
+def choose_cache(can_cache=_can_cache, temp_dir=_private_temp_dir):
+    """Whether kernels are cached, and a note for stderr when not where Numba would by itself
+    (None when nothing changed): ``(caching, note)``.  Falling back to the temporary directory
+    sets ``numba.config.CACHE_DIR`` for this process."""
+    if can_cache():
+        return True, None
+    unwritable = config.CACHE_DIR or "the package directory and the user's cache directory"
+    fallback = temp_dir()
+    if fallback is not None:
+        previous, config.CACHE_DIR = config.CACHE_DIR, fallback
+        if can_cache():
+            return True, (f"aisle: cannot write Numba's cache ({unwritable}); caching compiled "
+                          f"kernels in {fallback} instead")
+        config.CACHE_DIR = previous
+    return False, (f"aisle: cannot write Numba's cache ({unwritable}) nor a temporary one; "
+                   f"kernels are compiled in every process")
+
+
+CACHING, _NOTE = choose_cache()
+if _NOTE:
+    print(_NOTE, file=sys.stderr, flush=True)
+
+
 def _stamp(dispatcher):
     """Make ``dispatcher``'s disk cache valid only for these sources (see the module text).
     The stamp lives in Numba's cache file object; should a Numba release rename it, caches
@@ -42,15 +104,32 @@ def _stamp(dispatcher):
     return dispatcher
 
 
+def compile_declared(dispatcher):
+    """Compile a ``cached_jit(signature)`` kernel for its signature (or load it from the
+    cache), if not done yet; nothing for other kernels."""
+    signature = getattr(dispatcher, "_declared_signature", None)
+    if signature is not None and dispatcher._can_compile:
+        with typeinfer.register_dispatcher(dispatcher):
+            dispatcher.compile(signature)
+        dispatcher.disable_compile()
+
+
 def cached_jit(signature=None, **options):
-    """``njit(cache=True, nogil=True, **options)`` with the sources stamp; given a
-    ``signature``, compiled for it at once and for nothing else (as ``njit(signature)``)."""
+    """``njit(cache=True, nogil=True, **options)`` with the sources stamp (no cache where none
+    can be written).  Given a ``signature``, the kernel is compiled for it alone (as
+    ``njit(signature)``), but on its first call from Python or at :func:`compile_declared`,
+    not at import."""
     def decorate(fn):
-        dispatcher = _stamp(njit(cache=True, nogil=True, **options)(fn))
+        dispatcher = _stamp(njit(cache=CACHING, nogil=True, **options)(fn))
         if signature is not None:
-            with typeinfer.register_dispatcher(dispatcher):
-                dispatcher.compile(signature)
-            dispatcher.disable_compile()
+            def first_call(*args, **kws):
+                # Numba calls this when no compiled version matches the arguments, and then
+                # calls what it returns with them: the dispatcher again, now compiled for
+                # the signature alone (a TypeError if the arguments do not match it)
+                compile_declared(dispatcher)
+                return dispatcher
+            dispatcher._declared_signature = signature
+            dispatcher._compile_for_args = first_call
         return dispatcher
     return decorate
 

@@ -1,16 +1,20 @@
 """The aisle command: deal, play, hint, analyze, deals, solve, verify, conformance, winrate,
-report, show and replay.
+report, show, replay and warmup.
 
 Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown game, bad seed,
 malformed file) prints one line on stderr and exits 2, never a traceback.
 """
 import json
+import multiprocessing
 import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, InvalidOptionError
 from rules.registry import get_referee
 from solvers.core.registry import get_solver
+from solvers.core.workers import check_jobs
 from solvers.cli import pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
@@ -62,8 +66,9 @@ def solution_json(game, state, args, result, moves):
 
 
 def cmd_solve(args):
+    solver = get_solver(args.game)
+    compiled = solver.ready(args.method, args.rules)   # before dealing, which compiles too
     game, state = start_state(args)
-    solver = get_solver(game)
     bar = progress_bar(show_progress(args), unit=" positions", unit_scale=True, desc=game.name,
                        delay=1.0, leave=False)
     try:
@@ -73,6 +78,7 @@ def cmd_solve(args):
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
+    result.compile_seconds += compiled
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
@@ -114,6 +120,36 @@ def cmd_verify(args):
         return 0
     print(f"not a win: all {len(moves)} moves are legal but the game is not won")
     return EXIT_FAILED
+
+
+def warm_game(name):
+    """A ``warmup`` worker's task: compile (or load) every kernel of game ``name``, quietly;
+    the seconds it took."""
+    return get_solver(name).warmup(announce=False)
+
+
+def cmd_warmup(args):
+    """Compile every kernel of the games (default all), one process per game, on ``--jobs``
+    cores at once: a progress bar of the games done on stderr, each game's seconds on stdout."""
+    names = [get_game(name).name for name in (args.games or GAME_NAMES)]
+    names = list(dict.fromkeys(names))
+    jobs = min(check_jobs(args.jobs), len(names))
+    bar = progress_bar(show_progress(args), total=len(names), unit=" games",
+                       desc="aisle: compiling kernels", leave=False)
+    t0, seconds = time.perf_counter(), {}
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(warm_game, name): name for name in names}
+            for future in as_completed(futures):
+                seconds[futures[future]] = future.result()
+                bar.update(1)
+    finally:
+        bar.close()
+    for name in names:
+        print(f"{name}: {seconds[name]:.1f} s")
+    print(f"# {len(names)} games ready in {time.perf_counter() - t0:.1f} s on {jobs} "
+          f"process{'es' if jobs > 1 else ''}", file=sys.stderr)
+    return 0
 
 
 def build_parser():
@@ -182,6 +218,17 @@ def build_parser():
 
     cli_winrate.register(sub)
     cli_pictures.register(sub)
+
+    p = sub.add_parser("warmup", help="compile every game's kernels now (first run only)",
+                       formatter_class=Formatter,
+                       description="Compile (or load from Numba's cache) every kernel of the given "
+                                   "games, one process per game on all cores, so that later commands "
+                                   "start at once.")
+    p.add_argument("games", nargs="*", metavar="GAME", help=f"games (default all: {', '.join(GAME_NAMES)})")
+    p.add_argument("--jobs", type=positive(int, "a positive whole number"), default=None,
+                   help="processes at once (default: one per core)")
+    add_progress_args(p, "a progress bar of the games compiled")
+    p.set_defaults(func=cmd_warmup)
     return parser
 
 

@@ -35,11 +35,12 @@ import time
 
 import numpy as np
 from numba import carray, types
+from numba.core import event
 from numba.extending import intrinsic, typeof_impl
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
-from rules._jit import cached_jit, jit
+from rules._jit import cached_jit, compile_declared, jit
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from solvers.core.table import (MAX_LOAD, _slot, fix_h1, heap_pop, heap_push, new_table, rehash,
                     tt_insert, tt_prefetch)
@@ -56,7 +57,8 @@ CHILD_HASHES_T = types.FunctionType(types.none(_S, types.int32, types.uint64[::1
 
 
 def _typed_jit(*argtypes):
-    """rules._jit.jit's options (cache, nogil, no fastmath) with an eager explicit signature."""
+    """rules._jit.jit's options (cache, nogil, no fastmath) with an explicit signature, compiled
+    on the first call (or at :func:`core_steps`), not at import."""
     return cached_jit(types.int64(*argtypes))
 
 # kernel return codes
@@ -80,14 +82,23 @@ class _Fn(WrapperAddressProtocol):
     every call into the core (measured ~0.1 ms per kernel per call, 0.7 ms for a plug), which
     dominates when a batch solves a deal in about a millisecond; typing a pointer anew on each
     call (Numba's default for this protocol) still cost about 0.1 ms a call into the core.
+    The address is resolved (the kernel compiled) at the first call into the core or at
+    :meth:`compile`, not when the plug is made at import.
     """
 
     def __init__(self, dispatcher, ftype):
         self.dispatcher = dispatcher
         self._type = ftype
-        self._addr = _get_wrapper_address(dispatcher, ftype.signature)
+        self._addr = None
+
+    def compile(self):
+        """Compile the kernel for its plug signature (or load it from the cache)."""
+        if self._addr is None:
+            self._addr = _get_wrapper_address(self.dispatcher, self._type.signature)
 
     def __wrapper_address__(self):
+        if self._addr is None:
+            self.compile()
         return self._addr
 
     def signature(self):
@@ -121,6 +132,33 @@ class GamePlug:
         self.heuristic = _Fn(heuristic, HEUR_T)
         self.cost = _Fn(cost, COST_T)
         self.max_moves, self.state_size = int(max_moves), int(state_size)
+
+    def warm_steps(self):
+        """``{name: compile}`` for each of the plug's kernels, as a solver's warm-up lists
+        them (:meth:`solvers.core.solver.Solver._warm_steps`)."""
+        fns = [self.legal, self.apply, self.won, self.hash1, self.hash2, self.heuristic,
+               self.cost] + ([self.child_hashes] if self.has_child_hashes else [])
+        return {_name(fn.dispatcher): fn.compile for fn in fns}
+
+
+def _name(dispatcher):
+    """``module.function`` of a kernel: its name in a warm-up's steps."""
+    return f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+
+
+def core_steps(method):
+    """``{name: compile}`` for the core's kernel of ``method`` ("dfs" or "best-first") and the
+    table growth its driver calls."""
+    kernel = dfs_kernel if method == "dfs" else best_first_kernel
+    return {_name(kernel): lambda: compile_declared(kernel), "core table growth": _grow_tables}
+
+
+def _grow_tables():
+    """Compile the rehashes a growing table calls (the drivers call them with these types)."""
+    keys, vals = new_table(2)
+    big_keys, big_vals = new_table(4)
+    rehash(keys, vals, big_keys, big_vals)
+    rehash_keys(keys, np.zeros_like(big_keys))
 
 
 @jit
@@ -273,9 +311,10 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
         if heur(root) >= DEAD_END:
             ctl[C_SP] = -1
             return EXHAUSTED
-        if _expand(0, st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh, scores, ctl,
-                   legal, apply, won, hash1, hash2, heur, child_hashes, has_child_hashes,
-                   store_dead_ends):
+        # np.int64(0), not 0: a literal argument makes Numba compile _expand a second time
+        if _expand(np.int64(0), st_states, st_moves, st_cnt, st_idx, keys, buf, kids, kh,
+                   scores, ctl, legal, apply, won, hash1, hash2, heur, child_hashes,
+                   has_child_hashes, store_dead_ends):
             return FOUND
     while ctl[C_SP] >= 0:
         d = ctl[C_SP]
@@ -334,7 +373,7 @@ def best_first_kernel(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode
             return FOUND
         if heur(root) >= DEAD_END:
             return EXHAUSTED
-        ctl[C_HEAP] = heap_push(hkey, hnode, 0, np.int64(0), np.int32(0))
+        ctl[C_HEAP] = heap_push(hkey, hnode, np.int64(0), np.int64(0), np.int32(0))
     stop = ctl[C_NODES] + budget
     while ctl[C_HEAP] > 0:
         if ctl[C_NODES] >= stop:
@@ -412,6 +451,16 @@ class _Meter:
 
 
 _meter = contextvars.ContextVar("search_progress", default=None)
+
+
+@contextlib.contextmanager
+def compiling():
+    """Within this block, the Numba timing listener it gives (``done``, ``duration``) sums
+    the time Numba spent compiling (a kernel missing from the warm-up compiles at its first
+    call): what a solve reports as compile time rather than search time."""
+    timer = event.TimingListener()
+    with event.install_listener("numba:compile", timer):
+        yield timer
 
 
 @contextlib.contextmanager

@@ -6,12 +6,18 @@ The subclass declares ``GAME``, ``METHODS`` (names, the default first unless
 
 * ``_search(start, method, rules, limits) -> SolveResult`` searches from ``start`` (a
   :class:`rules.game.State` of this game, already checked) with ``moves`` as int move codes;
-* ``_warm()`` runs every kernel once, so Numba compiles them (or loads them from its cache).
+* ``_warm_steps(method, rules)`` lists what compiles the kernels one search needs (or loads
+  them from Numba's cache), ``{name: callable}``, one kernel or a few a step; and
+  ``_batch_warm_steps()`` what batches need besides (none by default).
 
 Everything else lives here once: argument checks (every bad value raises an
 :class:`rules.AisleError` subclass that quotes it), turning seeds, layout text and arrays into
 states, warming the kernels up before the first search (reported as ``compile_seconds``, never
-counted against a time limit), finishing a result (moves as :class:`rules.moves.Move`, the
+counted against a time limit; nothing compiles at import, so this is all of it, and a kernel
+the warm-up missed, compiled during the search, is moved from ``seconds`` to it), announcing
+a warm-up that takes more than ``ANNOUNCE_AFTER`` seconds (one line on stderr with a progress
+bar, or a count of the steps done without tqdm; ``ANNOUNCE = False`` silences it), finishing
+a result (moves as :class:`rules.moves.Move`, the
 start, the referee replay) and running batches, in this process or on several cores
 (``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.core.workers`'s worker processes, each
 running the subclass's own ``_solve_many``).
@@ -24,15 +30,17 @@ import time
 import numpy as np
 
 from rules import get_game
+from rules._jit import CACHING
 from rules.errors import InvalidOptionError, InvalidStateError
 from rules.game import State
 from rules.layout import Layout
 from rules.moves import DRAG, Move
 from solvers.core.workers import check_jobs, run_in_workers
 from solvers.core.result import SOLVED, VERDICT_CODE, replay_with_referee
-from solvers.core.search import Limits, reporting
+from solvers.core.search import Limits, compiling, reporting
 
 DEFAULT_MEMORY_MB = 4096
+ANNOUNCE = True           # say on stderr when a warm-up compiles for long (False: never)
 ANNOUNCE_AFTER = 2.0      # seconds of warm-up before "compiling kernels" is printed
 CHUNKS_PER_WORKER = 8     # solve_many(jobs=N) splits items into about 8 chunks per worker ...
 MAX_CHUNK = 1024          # ... of at most this many items, so every core stays busy to the end
@@ -81,7 +89,7 @@ class Solver:
     BATCH_SIZE = 4            # deals per win-rate batch (and per store transaction)
 
     def __init__(self):
-        self._warmed = False
+        self._warmed = set()      # names of the warm-up steps done in this process
 
     @property
     def game(self):
@@ -152,12 +160,14 @@ class Solver:
         limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
+        compiled = self.ready(method, rules)     # first: dealing may compile a kernel too
         start = self.start_state(state)
-        compiled = self.ready()
-        with reporting(progress):
+        with reporting(progress), compiling() as late:
             found = self._search(start, method, rules, limits)
         result = self._finish(found, start, method, rules)
-        result.compile_seconds = compiled
+        late = late.duration if late.done else 0.0       # kernels the warm-up did not reach
+        result.compile_seconds = compiled + late
+        result.seconds = max(0.0, result.seconds - late)
         if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
             result.deal = int(state)
         return result
@@ -181,9 +191,11 @@ class Solver:
             options = self.game.resolve_options(options)
         items = list(items)
         if jobs > 1 and len(items) > 1:
+            if CACHING:   # compiled here once (and announced once): the workers load them all
+                self.ready()
             return self._solve_in_workers(items, numbering, options, method, rules, limits,
                                           progress, jobs)
-        self.ready()
+        self._ready({**self._warm_steps(method, rules), **self._batch_warm_steps()})
         return self._solve_many(items, numbering, options, method, rules, limits, progress)
 
     def verify(self, result):
@@ -194,29 +206,46 @@ class Solver:
         """The game options the referee needs to replay from ``start`` (none by default)."""
         return None
 
-    def warmup(self):
-        """Compile (or load from Numba's cache) every kernel the solver uses: seconds taken."""
-        t0 = time.perf_counter()
-        self._warm()
-        self._warmed = True
-        return time.perf_counter() - t0
+    def warmup(self, method=None, rules=None, announce=None):
+        """Compile (or load from Numba's cache) the kernels a search with ``method`` under
+        ``rules`` needs, or every kernel the solver uses (batches included) when both are None:
+        seconds taken.  Announced as :meth:`ready` says."""
+        return self._compile(self._steps(method, rules), announce)
 
-    def ready(self, announce=None):
-        """:meth:`warmup` once per process (seconds it took, 0.0 afterwards).  If it takes
-        longer than a couple of seconds, ``announce`` (default: a line on stderr) is told,
-        once, that the kernels are being compiled."""
-        if self._warmed:
+    def ready(self, method=None, rules=None, announce=None):
+        """:meth:`warmup` for what is not warm yet in this process: seconds it took (0.0 when
+        all was).  If it takes longer than ``ANNOUNCE_AFTER`` seconds, one line on stderr says
+        the kernels are being compiled, with a progress bar (``announce``: True or False
+        overrides the module's ``ANNOUNCE``)."""
+        return self._ready(self._steps(method, rules), announce)
+
+    def _ready(self, steps, announce=None):
+        return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce)
+
+    def _steps(self, method, rules):
+        if method is not None or rules is not None:
+            return self._warm_steps(self.check_method(method),
+                                    self.check_rules("aisleriot" if rules is None else rules))
+        steps = {}
+        for rules in self.RULE_MODES:
+            for method in self.METHODS:
+                steps.update(self._warm_steps(method, rules))
+        steps.update(self._batch_warm_steps())
+        return steps
+
+    def _compile(self, steps, announce):
+        t0 = time.perf_counter()
+        if not steps:
             return 0.0
-        self._warmed = True                      # warm-up's own solves must not recurse
-        say = announce or (lambda text: print(text, file=sys.stderr, flush=True))
-        timer = threading.Timer(ANNOUNCE_AFTER, say,
-                                (f"aisle: compiling the {self.GAME} kernels (first run only)...",))
-        timer.daemon = True
-        timer.start()
+        notice = CompileNotice(self.GAME, len(steps), ANNOUNCE if announce is None else announce)
         try:
-            return self.warmup()
+            for name, step in steps.items():
+                step()
+                self._warmed.add(name)
+                notice.step()
         finally:
-            timer.cancel()
+            notice.close()
+        return time.perf_counter() - t0
 
     # ---- shared plumbing -------------------------------------------------------------------
     def _solve_many(self, items, numbering, options, method, rules, limits, progress):
@@ -299,8 +328,63 @@ class Solver:
     def _search(self, start, method, rules, limits):
         raise NotImplementedError
 
-    def _warm(self):
+    def _warm_steps(self, method, rules):
         raise NotImplementedError
+
+    def _batch_warm_steps(self):
+        return {}
+
+
+class CompileNotice:
+    """The announcement of a long warm-up: nothing for ``ANNOUNCE_AFTER`` seconds, then one
+    line on stderr, ``aisle: compiling the GAME kernels (first run only)``, with a tqdm bar of
+    the warm-up steps done (without tqdm: the count, rewritten in place on a terminal)."""
+
+    def __init__(self, game, total, enabled=True):
+        self.text = f"aisle: compiling the {game} kernels (first run only)"
+        self.total, self.done = total, 0
+        self.bar, self.shown = None, False
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(ANNOUNCE_AFTER, self.show) if enabled else None
+        if self.timer is not None:
+            self.timer.daemon = True
+            self.timer.start()
+
+    def show(self):
+        with self.lock:
+            if self.shown or self.timer is None:
+                return
+            self.shown = True
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                self._write()
+                return
+            self.bar = tqdm(total=self.total, initial=self.done, desc=self.text, unit=" steps",
+                            file=sys.stderr, dynamic_ncols=True)
+
+    def _write(self, end="..."):
+        """Without tqdm: the line with the count (rewritten in place on a terminal)."""
+        sys.stderr.write(f"\r{self.text}: {self.done}/{self.total} steps{end}")
+        sys.stderr.flush()
+
+    def step(self):
+        with self.lock:
+            self.done += 1
+            if self.bar is not None:
+                self.bar.update(1)
+            elif self.shown and sys.stderr.isatty():
+                self._write()
+
+    def close(self):
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.bar is not None:
+                self.bar.close()
+            elif self.shown:
+                self._write(end=", done\n")
 
 
 def _solve_chunk(game, first, items, numbering, options, method, rules, limits):

@@ -48,9 +48,11 @@ class ClockSolver(Solver):
         out["seconds"][:] = elapsed / max(1, seeds.shape[0])
         return out
 
-    def _warm(self):
-        clock.play_many(np.array([1], dtype=np.int64))
-        clock.play(self.game.deal(1))
+    def _warm_steps(self, method, rules):
+        return {"rules.clock.play": lambda: clock.play(self.game.deal(1))}
+
+    def _batch_warm_steps(self):
+        return {"rules.clock.play_many": lambda: clock.play_many(np.array([1], dtype=np.int64))}
 
 
 SOLVER = ClockSolver()

@@ -17,7 +17,7 @@ from rules.observation import HIDDEN
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED, UNKNOWN
 from solvers.core import methods
-from solvers.core.search import DFS, GamePlug
+from solvers.core.search import DFS, GamePlug, core_steps
 from solvers.core.split_dfs import run_dfs
 
 OPT, SPOT, HEIGHT, DOWN, PILES = ta.OPT, ta.SPOT, ta.HEIGHT, ta.DOWN, ta.PILES
@@ -492,10 +492,17 @@ class TenAcrossSolver(Solver):
     def referee_options(self, start):
         return {"spots": bool(start.array[OPT])}
 
-    def _warm(self):
-        for spots in (True, False):
-            for method in self.METHODS:
-                self._search(self.game.deal(1, spots=spots), method, "aisleriot", check_limits(50))
+    def _warm_steps(self, method, rules):
+        kind = "dfs" if method == "dfs" else "best-first"
+        plugs = (PLUG_PLAIN, PLUG) if kind == "dfs" else (PLUG,)
+
+        def search():
+            for spots in (True, False):
+                self._search(self.game.deal(1, spots=spots), method, rules, check_limits(50))
+            start, buf = self.game.deal(1).array, np.empty(OUT_MAX, dtype=np.int32)
+            expand_codes(start, buf[:legal(start, buf)][:1])     # a solution's unpacking
+        return {**{k: v for plug in plugs for k, v in plug.warm_steps().items()},
+                **core_steps(kind), f"ten-across {method}": search}
 
 
 SOLVER = TenAcrossSolver()

@@ -20,7 +20,7 @@ from rules.registry import get_game
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import SOLVED
 from solvers.core import methods
-from solvers.core.search import GamePlug
+from solvers.core.search import GamePlug, core_steps
 
 STOCK_LEN, STOCK, WASTE_LEN, WASTE = zb.STOCK_LEN, zb.STOCK, zb.WASTE_LEN, zb.WASTE
 FOUND_LEN, FOUND, TAB_LEN, TAB, REDEALS = zb.FOUND_LEN, zb.FOUND, zb.TAB_LEN, zb.TAB, zb.REDEALS
@@ -304,10 +304,12 @@ class ZebraSolver(Solver):
             result.moves = list(result.moves) + finish(end)
         return result
 
-    def _warm(self):
-        for rules in RULE_MODES:
-            for method in self.METHODS:
-                self._search(self.game.deal(1), method, rules, check_limits(50))
+    def _warm_steps(self, method, rules):
+        def search():
+            self._search(self.game.deal(1), method, rules, check_limits(50))
+            encode(DRAG, TAB_SLOT0, 1, FOUND_SLOT0)     # as finish() calls it, on Python ints
+        return {**PLUGS[rules].warm_steps(), **core_steps("dfs" if method == "dfs" else "best-first"),
+                f"zebra {method} {rules}": search}
 
 
 SOLVER = ZebraSolver()

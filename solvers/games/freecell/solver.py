@@ -11,11 +11,13 @@ import numpy as np
 
 from rules.game import State
 from rules.moves import DRAG, Move
-from rules.registry import get_referee
+from rules.registry import get_game, get_referee
+from solvers.core.search import core_steps
 from solvers.core.solver import Solver, check_limits, empty_columns
 from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
 from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
-from solvers.games.freecell.plug import plug, replay_atomic
+from solvers.games.freecell.fused import FreecellBestFirst
+from solvers.games.freecell.plug import HW_MAIN, plug, replay_atomic
 from solvers.games.freecell.portfolio import run_stages
 from solvers.games.freecell import visible
 
@@ -32,14 +34,22 @@ class FreecellSolver(Solver):
     def _search(self, start, method, rules, limits):
         return run_stages(start.array, method, limits)
 
-    def _warm(self):
-        start = self.game.deal(1)
-        for method in self.METHODS:
-            self._search(start, method, "aisleriot", check_limits(max_nodes=50))
-        for _ in solve_batch([1], self.default_method, check_limits()):
-            pass
-        plug("complete")                                   # the proof re-check's kernels
-        replay_atomic(start.array, np.zeros(0, np.int32))
+    def _warm_steps(self, method, rules):
+        """The method's search on deal 1, cut short, and what a longer fused search reaches
+        besides, ``atomic_length``'s replay, and the depth-first core with the ``complete``
+        plug, which re-checks an ``unsolvable`` verdict (and the ``main`` plug for ``dfs``)."""
+        steps = plug("main").warm_steps() if method == "dfs" else {"freecell driver": _driver}
+        return {**steps, **plug("complete").warm_steps(), **core_steps("dfs"),
+                f"freecell {method}": lambda: self._search(self.game.deal(1), method, rules,
+                                                           check_limits(max_nodes=50)),
+                "freecell replay_atomic": lambda: replay_atomic(self.game.deal(1).array,
+                                                                np.zeros(0, np.int32))}
+
+    def _batch_warm_steps(self):
+        def batch():
+            for _ in solve_batch([1], self.default_method, check_limits()):
+                pass
+        return {"freecell batch": batch}
 
     def atomic_length(self, start, moves):
         """Single-card moves of ``moves`` from ``start``, autoplay included."""
@@ -96,6 +106,17 @@ class FreecellSolver(Solver):
                 if result.verdict == SOLVED:
                     out["length"][i] = len(result.moves)
         return out
+
+
+def _driver():
+    """The fused search driver's kernels beyond a search cut short: a table growth, a win's
+    path and the reset before the next search."""
+    limits = check_limits(max_nodes=50)
+    run = FreecellBestFirst(HW_MAIN, limits)
+    run.run(get_game("freecell").deal(1).array)
+    run._grow_table()
+    run._path()
+    run.reset(limits)
 
 
 def referee_atomic_length(result):

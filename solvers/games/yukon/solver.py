@@ -20,14 +20,14 @@ from rules.yukon import ONGOING, STATE_SIZE
 from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
-from solvers.core.search import BestFirst, DFS, Limits
+from solvers.core.search import BestFirst, DFS, Limits, core_steps
 from solvers.core.split_dfs import SplitDFS, run_dfs
-from solvers.games.yukon.classes import K_MAX, expand_code
+from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, expand_code
 from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
 from solvers.games.yukon.pairs import pair_dead_end
 from solvers.games.yukon.triples import triple_dead_end
-from solvers.games.yukon.plugs import PLUGS
+from solvers.games.yukon.plugs import PLUGS, legal_class_search
 from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
 from solvers.games.yukon import visible
 
@@ -61,11 +61,30 @@ class YukonSolver(Solver):
     def _search(self, start, method, rules, limits):
         return search(start.array, method, rules, limits)
 
-    def _warm(self):
-        start = self.start_state(1)
-        for rules in self.RULE_MODES:
-            for method in self.METHODS:
-                search(start.array, method, rules, Limits(50, None, DEFAULT_MEMORY_MB))
+    def _warm_steps(self, method, rules):
+        """Depth-first: every stage of :func:`search` (the lead, the triple test, the probes,
+        the pair search, the replay checks) on deal 1, each cut short; best-first: its plug."""
+        limits = Limits(50, None, DEFAULT_MEMORY_MB)
+        steps = {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array)}
+        if method != "dfs":
+            return {**steps, **PLUGS[rules].warm_steps(), **core_steps("best-first"),
+                    f"yukon {method} {rules}": lambda: search(self.start_state(1).array,
+                                                              method, rules, limits)}
+        for plug in ("open_class", "open") + (("aisleriot",) if rules == "aisleriot" else ()):
+            steps.update(PLUGS[plug].warm_steps())
+
+        def stages():
+            state = self.start_state(1)
+            start = state.array
+            search(start, method, rules, limits)
+            _probe(solver_root(start), 2 * PROBE_NODES, None, limits, rules)
+            _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
+            root, buf = solver_root(start), np.empty(CLASS_MAX_MOVES, dtype=np.int32)
+            engine_moves(start, [int(buf[0])] if legal_class_search(root, buf) else [])
+            never_lost(start, [state.legal_moves()[0].code])
+        return {**steps, **core_steps("dfs"),
+                "yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
+                f"yukon dfs {rules}": stages}
 
 
 def solver_root(array):

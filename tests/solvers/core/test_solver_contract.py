@@ -139,14 +139,15 @@ def test_first_timed_solve_warms_up_outside_its_limit(solver, monkeypatch, capsy
         calls.append(1)
         time.sleep(0.6)                               # a cold cache, longer than the limit
 
-    monkeypatch.setattr(solver, "_warmed", False)
-    monkeypatch.setattr(solver, "_warm", slow_warm)
+    monkeypatch.setattr(solver, "_warmed", set())
+    monkeypatch.setattr(solver, "_warm_steps", lambda method, rules: {"slow": slow_warm})
     monkeypatch.setattr(base, "ANNOUNCE_AFTER", 0.2)
     seed = SEEDS[solver.GAME][0]
     first = solver.solve(seed, timeout=0.4)
     assert calls == [1] and first.compile_seconds >= 0.6
     assert first.verdict != "unknown", first.summary()
-    assert "compiling" in capsys.readouterr().err     # a slow warm-up is announced
+    err = capsys.readouterr().err
+    assert f"compiling the {solver.GAME} kernels" in err and "1/1" in err   # announced, counted
     again = solver.solve(seed, timeout=0.4)
     assert calls == [1] and again.compile_seconds == 0.0
 

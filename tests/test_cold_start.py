@@ -1,0 +1,123 @@
+"""The first run on a cold cache (issue 55): nothing compiles at import, the warm-up's
+``compile_seconds`` accounts for the compiling a solve does and a long one is announced, and
+an unwritable cache location gives one line on stderr, never a traceback."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from numba import config
+
+from rules import _jit
+from solvers.cli.main import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _python(code, env=None, *args):
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": ROOT, **(env or {})})
+
+
+_COLD_SOLVE = """
+import json, sys, time
+t0 = time.perf_counter()
+from solvers import get_solver
+import solvers.games.zebra
+imported = time.perf_counter() - t0
+t0 = time.perf_counter()
+r = get_solver("zebra").solve(1, max_nodes=2000)
+print(json.dumps({"import": imported, "wall": time.perf_counter() - t0,
+                  "compile": r.compile_seconds, "search": r.seconds}))
+"""
+
+
+def test_a_cold_first_solve_counts_and_announces_its_compiling(tmp_path):
+    done = _python(_COLD_SOLVE, {"NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    t = json.loads(done.stdout.strip().splitlines()[-1])
+    assert t["import"] < 5.0                          # no kernel compiled at import
+    assert t["compile"] > 1.0                         # the cache was cold: it compiled ...
+    assert t["wall"] - t["compile"] - t["search"] < 0.5 + 0.05 * t["compile"]   # ... all of it then
+    announced = "compiling the zebra kernels (first run only)" in done.stderr
+    if t["compile"] > 2 * 2.0:
+        assert announced and "steps" in done.stderr   # with a progress bar or count
+    if t["compile"] < 1.5:
+        assert not announced
+    assert "Traceback" not in done.stderr
+
+
+_UNWRITABLE = """
+import numba.core.caching as caching
+for cls in (caching.InTreeCacheLocator, caching.UserWideCacheLocator):
+    cls.from_function = classmethod(lambda cls, py_func, py_file: None)
+from rules._jit import CACHING
+import solvers.games.zebra
+from rules.moves import encode
+assert encode(1, 2, 3, 4) == encode(1, 2, 3, 4)
+print(CACHING)
+"""
+
+
+def test_an_unwritable_cache_falls_back_to_a_temporary_one(tmp_path):
+    env = {"NUMBA_CACHE_DIR": "/dev/null/cache", "TMPDIR": str(tmp_path)}
+    done = _python(_UNWRITABLE, env)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write Numba's cache (/dev/null/cache)" in lines[0]
+    assert done.stdout.strip() == "True"
+    cached = list(tmp_path.glob("aisle-numba-*/**/*.nbi"))
+    assert cached, "nothing was cached in the temporary directory"
+
+
+def test_no_writable_place_at_all_runs_uncached(monkeypatch):
+    monkeypatch.setattr(config, "CACHE_DIR", "/dev/null/cache")
+    caching, note = _jit.choose_cache(lambda: False, lambda: None)
+    assert caching is False and "compiled in every process" in note
+    assert config.CACHE_DIR == "/dev/null/cache"
+    answers = iter([False, True])
+    caching, note = _jit.choose_cache(lambda: next(answers), lambda: "/tmp/somewhere")
+    assert caching is True and "caching compiled kernels in /tmp/somewhere" in note
+    assert config.CACHE_DIR == "/tmp/somewhere"
+    assert _jit.choose_cache(lambda: True, lambda: None) == (True, None)
+
+
+def test_warmup_compiles_the_games_in_processes(capsys):
+    assert main(["warmup", "clock", "--no-progress"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("clock: ") and "1 games ready" in out.err
+    assert main(["warmup", "chess"]) == 2
+    assert "chess" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["clock", "zebra", "ten-across", "yukon", "freecell"])
+def test_a_method_warms_only_what_it_needs(game):
+    from solvers import get_solver
+    solver = get_solver(game)
+    every = solver._steps(None, None)
+    for rules in solver.RULE_MODES:
+        for method in solver.METHODS:
+            assert set(solver._warm_steps(method, rules)) <= set(every)
+
+
+def test_a_kernel_the_warm_up_missed_counts_as_compile_time(monkeypatch):
+    import time
+
+    from numba import njit
+
+    from solvers import get_solver
+    from solvers.core.result import SolveResult
+
+    solver = get_solver("clock")
+    solver.ready()
+
+    def search(start, method, rules, limits):
+        t0 = time.perf_counter()
+        njit(lambda x: x * 3 + 1)(2)                  # a fresh kernel: compiled here
+        return SolveResult("unsolvable", seconds=time.perf_counter() - t0)
+
+    monkeypatch.setattr(solver, "_search", search)
+    result = solver.solve(1)
+    assert result.compile_seconds > 0.01
+    assert result.seconds < 0.5 * result.compile_seconds
