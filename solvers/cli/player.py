@@ -84,12 +84,20 @@ def _choose(player, state):
     return player.choose(state.observation())
 
 
+def _no_move(state):
+    """True, with a line on stderr, when the game is over or a player at the table has no move
+    (a hand-made layout can leave moves only a peek at hidden cards allows)."""
+    if state.is_over() or not state.observation().legal_moves(distinct=True):
+        print(f"# no move: the game is {state.outcome.name.lower()}"
+              f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
+        return True
+    return False
+
+
 # ---- hint ----------------------------------------------------------------------------------
 def cmd_hint(args):
     game, state = start_state(args)
-    if state.is_over() or not state.legal_moves(distinct=True):
-        print(f"# no move: the game is {state.outcome.name.lower()}"
-              f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
+    if _no_move(state):
         return EXIT_NO_MOVE
     player = make_player(args, game)
     move = _choose(player, state)
@@ -137,9 +145,14 @@ def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET,
 
 
 def cmd_analyze(args):
+    from solvers.players.pimc import MAX_SAMPLES
+
+    if args.player_seed < 0:
+        raise InvalidOptionError(f"--player-seed {args.player_seed} must be 0 or more")
+    if args.samples > MAX_SAMPLES:
+        raise InvalidOptionError(f"--samples {args.samples} is too large: at most {MAX_SAMPLES}")
     game, state = start_state(args)
-    if state.is_over() or not state.legal_moves(distinct=True):
-        print(f"# no move: the game is {state.outcome.name.lower()}", file=sys.stderr)
+    if _no_move(state):
         return EXIT_NO_MOVE
     rows = analyze(state, args.timeout, args.samples, args.budget, args.player_seed)
     if args.format == "json":
