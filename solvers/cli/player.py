@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from rules import get_game
+from rules.deals import MAX_AISLERIOT_SEED, MAX_MICROSOFT_DEAL
 from rules.errors import InvalidOptionError
 from rules.game import Outcome
 from solvers.cli.winrate import DEFAULT_DB
@@ -31,6 +32,8 @@ from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_nu
 EXIT_NO_MOVE = EXIT_UNSOLVABLE
 
 ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
+MAX_GAMES = 1000                 # deals --games: one stored run per player seed
+SEED_SPACE_END = {"aisleriot": MAX_AISLERIOT_SEED, "microsoft": MAX_MICROSOFT_DEAL}
 
 
 # ---- shared with ``aisle play`` ------------------------------------------------------------
@@ -179,16 +182,20 @@ def cmd_deals(args):
 
     if not args.winnable:
         raise InvalidOptionError("aisle deals lists winnable deals only: add --winnable")
-    for name, value in (("--count", args.count), ("--from", args.from_seed), ("--games", args.games),
-                        ("--max-seeds", args.max_seeds)):
+    for name, value in (("--count", args.count), ("--games", args.games), ("--max-seeds", args.max_seeds)):
         if value < 1:
             raise InvalidOptionError(f"{name} {value} must be 1 or more")
+    if args.games > MAX_GAMES:
+        raise InvalidOptionError(f"--games {args.games} is too large: at most {MAX_GAMES}")
     if args.no_db and args.db is not None:
         raise InvalidOptionError("--db and --no-db contradict each other")
     game = get_game(args.game)
+    numbering = args.numbering or game.default_numbering
+    parse_seeds(args.from_seed, numbering)               # --from within the seed space
+    last = min(args.from_seed + args.max_seeds - 1, SEED_SPACE_END[numbering])
     found = checked = 0
     with _DealBook(game, args) as book:
-        for seed in range(args.from_seed, args.from_seed + args.max_seeds):
+        for seed in range(args.from_seed, last + 1):
             checked += 1
             if not book.winnable(seed):
                 continue
@@ -202,6 +209,8 @@ def cmd_deals(args):
             found += 1
             if found >= args.count:
                 break
+    if found < args.count and last == SEED_SPACE_END[numbering]:
+        print(f"# the {numbering} seeds end at {last}", file=sys.stderr)
     kind = f"{args.difficulty} " if args.difficulty else ""
     print(f"# {found} winnable {kind}{game.name} deals among {checked} seeds from {args.from_seed} "
           f"(grade: share of {args.games} {default_player(game)} games won; verdicts and games "
@@ -328,7 +337,8 @@ def register(sub):
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
                    help="only deals of this grade")
     p.add_argument("--count", type=int, default=10, help="how many deals to print")
-    p.add_argument("--from", dest="from_seed", type=int, default=1, help="first seed to try")
+    p.add_argument("--from", dest="from_seed", type=int, default=1,
+                   help="first seed to try (aisleriot numbering: from 0)")
     p.add_argument("--max-seeds", type=int, default=1000, help="give up after trying this many seeds")
     p.add_argument("--games", type=int, default=4, help="no-peek games played to grade a deal")
     p.add_argument("--db", default=None, help=f"SQLite results store read and filled (default: {DEFAULT_DB})")
