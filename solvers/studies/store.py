@@ -174,13 +174,13 @@ class ResultsStore:
         immutable, which needs neither."""
         uri = pathlib.Path(path).absolute().as_uri() + "?mode=ro"   # quotes '?', '#', '%'
         conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-        if path == ":memory:":
-            return conn
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
         except sqlite3.OperationalError:
             conn.close()
+        except sqlite3.DatabaseError:       # not a database at all: _check_ours says so
+            return conn
         wal = path + "-wal"
         if os.path.exists(wal) and os.path.getsize(wal) > 0:
             raise StoreError(f"cannot read results database {path!r}: its latest results are in "
