@@ -31,10 +31,12 @@ This module imports no game and not :mod:`rules.game` (which imports it): it ask
 import numpy as np
 
 from rules.cards import card_str
+from rules.errors import InvalidOptionError
 from rules.kernel_types import STATE_DTYPE, Outcome
 from rules.moves import Move
 
 HIDDEN = -2           #: an array entry the player cannot know (EMPTY is -1)
+MAX_WORLDS = 100_000  #: all_worlds() lists no more (a list of States: ~50 MB)
 
 
 def hidden_entries(state):
@@ -51,6 +53,24 @@ def observe(state):
     observation = Observation(state.game, array, unseen)
     observation._trusted = True       # made from a real position: its worlds are positions too
     return observation
+
+
+def _arrangements(cards):
+    """The distinct orders of the multiset ``cards`` (sorted), in increasing order: the
+    classic next-permutation step, so equal cards give no repeats and nothing is stored."""
+    order = sorted(cards)
+    while True:
+        yield tuple(order)
+        i = len(order) - 2
+        while i >= 0 and order[i] >= order[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = len(order) - 1
+        while order[j] <= order[i]:
+            j -= 1
+        order[i], order[j] = order[j], order[i]
+        order[i + 1:] = reversed(order[i + 1:])
 
 
 class Observation:
@@ -103,6 +123,10 @@ class Observation:
         """A full :class:`rules.game.State` consistent with this observation, uniform over the consistent
         worlds.  ``rng``: a ``numpy.random.Generator``, an int seed, or None (fresh entropy)."""
         if not isinstance(rng, np.random.Generator):
+            if rng is not None and (isinstance(rng, bool) or not isinstance(rng, (int, np.integer))
+                                    or rng < 0):
+                raise InvalidOptionError(f"sample() takes a numpy Generator, a seed >= 0 or None, "
+                                         f"not {rng!r:.60}")
             rng = np.random.default_rng(rng)
         array = self.array.copy()
         cards = np.asarray(self.unseen, dtype=STATE_DTYPE)
@@ -110,12 +134,16 @@ class Observation:
         return self._world(array)
 
     def all_worlds(self):
-        """Every distinct consistent world, as States in a fixed order (for few unseen cards:
-        there are :meth:`world_count` of them)."""
-        from itertools import permutations
-
+        """Every distinct consistent world, as States in sorted order of the unseen cards'
+        arrangement: only when there are at most :data:`MAX_WORLDS` (:meth:`world_count`,
+        counted first; more raise :class:`InvalidOptionError`).  The arrangements are made one
+        by one (next permutation of the multiset), never all permutations of the cards."""
+        count = self.world_count()
+        if count > MAX_WORLDS:
+            raise InvalidOptionError(f"{count} worlds fit this observation; all_worlds() lists at "
+                                     f"most {MAX_WORLDS} (sample() deals one at random)")
         worlds = []
-        for cards in sorted(set(permutations(self.unseen))):
+        for cards in _arrangements(self.unseen):
             array = self.array.copy()
             array[self._hidden] = cards
             worlds.append(self._world(array))

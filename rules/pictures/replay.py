@@ -16,6 +16,7 @@ import html
 import json
 
 from rules.errors import AisleError, IllegalMoveError, InvalidOptionError
+from rules.game import State
 from rules.pictures.svg import picture_size, state_to_svg
 
 PLAY_INTERVAL_MS = 700
@@ -41,7 +42,7 @@ _PAGE_SCRIPT = r"""
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("frames").textContent);
-  var lines = data.lines, frames = data.frames;
+  var lines = data.lines, pictures = data.pictures, frames = data.frames;
   var last = frames.length - 1, index = 0, timer = null;
   var board = document.getElementById("board"), slider = document.getElementById("slider");
   var status = document.getElementById("status"), result = document.getElementById("result");
@@ -49,7 +50,7 @@ _PAGE_SCRIPT = r"""
   var items = document.querySelectorAll("#moves li");
   function show(i) {
     index = Math.max(0, Math.min(last, i));
-    board.innerHTML = frames[index].svg.map(function (n) { return lines[n]; }).join("\n");
+    board.innerHTML = pictures[frames[index].picture].map(function (n) { return lines[n]; }).join("\n");
     board.setAttribute("data-index", String(index));
     slider.value = String(index);
     status.textContent = frames[index].status;
@@ -130,9 +131,10 @@ def move_label(state, move):
     return action if notation == action else f"{notation}  {action}"
 
 
-def outcome_text(state, verdict=None):
-    """The result line of a finished replay, e.g. ``won, score 52, 97 moves``."""
-    n = len(state.moves_played)
+def outcome_text(state, verdict=None, n_moves=None):
+    """The result line of a finished replay, e.g. ``won, score 52, 97 moves`` (``n_moves``:
+    the moves played, by default those in ``state``'s history)."""
+    n = len(state.moves_played) if n_moves is None else n_moves
     if state.is_won():
         text = "won"
     elif state.is_over():
@@ -152,28 +154,59 @@ def replay_html(start, moves, *, title=None, verdict=None):
     ``start`` is a :class:`rules.game.State`; ``moves`` are Moves, codes or move text.
     ``title`` heads the page (default: the game's title); ``verdict`` is a solver's word to
     show with the result (``"unsolvable"`` with no moves, say).
+
+    Positions are made one at a time and kept without history (never a list of States: a
+    47,000-move replay held 90 KB a move so); a first pass finds the tallest picture and the
+    result.  A picture is indexes into one table of distinct lines (a card is a line), and
+    each distinct picture is stored once: a frame names its picture (moves back and forth
+    repeat two pictures however long they go on).
     """
     moves = list(moves)
-    states = play_moves(start, moves)
-    labels = [move_label(before, move) for before, move in zip(states, moves)]
-    height = max(picture_size(s)[1] for s in states)
-    result = outcome_text(states[-1], verdict)
-    line_index, frames = {}, []
-    for i, state in enumerate(states):
-        previous = states[i - 1] if i else None
-        svg = state_to_svg(state, previous=previous, highlight=i > 0, min_height=height)
+    height, end = _first_pass(start, moves)
+    result = outcome_text(end, verdict, n_moves=len(moves))
+    line_index, picture_index, frames, labels = {}, {}, [], []
+    state, before = _fresh(start), None
+    for i in range(len(moves) + 1):
+        if i:
+            before = state.game.array_to_layout(state.array)
+            labels.append(move_label(state, moves[i - 1]))
+            state = _play(state, moves[i - 1], i)
+        svg = state_to_svg(state, previous=before, highlight=i > 0, min_height=height)
         if i == 0:
             status = f"Start position ({len(moves)} moves)"
         else:
             status = f"Move {i} of {len(moves)}: {labels[i - 1]}"
-        if i == len(states) - 1:
+        if i == len(moves):
             status += f" \u2014 {result}"
-        # A picture is stored as indexes into one table of distinct lines (a card is a line):
-        # consecutive positions share nearly every card, so the page stays small.
-        picture = [line_index.setdefault(line, len(line_index)) for line in svg.split("\n")]
-        frames.append({"svg": picture, "status": status})
-    data = {"lines": list(line_index), "frames": frames}
+        picture = tuple(line_index.setdefault(line, len(line_index)) for line in svg.split("\n"))
+        frames.append({"picture": picture_index.setdefault(picture, len(picture_index)),
+                       "status": status})
+    data = {"lines": list(line_index), "pictures": list(picture_index), "frames": frames}
     return _page(title or f"{start.game.title} replay", data, labels, result)
+
+
+def _fresh(state):
+    """A copy of ``state`` without its move history (a replay needs only the position)."""
+    return State.trusted(state.game, state.array.copy())
+
+
+def _play(state, move, number):
+    """``state`` after ``move``, as a State without history; the refusal names the move's number."""
+    try:
+        state.apply(move)
+    except AisleError as exc:
+        raise IllegalMoveError(f"move {number} ({str(move)!r}) cannot be played: {exc}") from None
+    return State.trusted(state.game, state.array)
+
+
+def _first_pass(start, moves):
+    """The tallest picture's table height over the game's positions, and the last position."""
+    state = _fresh(start)
+    height = picture_size(state)[1]
+    for number, move in enumerate(moves, 1):
+        state = _play(state, move, number)
+        height = max(height, picture_size(state)[1])
+    return height, state
 
 
 def write_replay(path, start, moves, **kwargs):

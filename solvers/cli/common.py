@@ -5,11 +5,15 @@ Bad input prints one line on stderr and exits 2, never a traceback.
 """
 import argparse
 import json
+import os
 import sys
 
 from rules import GAME_NAMES, get_game
 from rules.errors import InvalidOptionError, InvalidSeedError
 
+# One meaning of the exit code in every command, kept behind a closed pipe (``| head``):
+# 0 won / solved / done; 3 lost, unsolvable, stuck or no move; 4 unknown (a limit was hit);
+# 2 bad input (one line on stderr); 1 a check failed (verify, conformance) or a worker died.
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_UNKNOWN = 0, 3, 4
 MAX_MESSAGE = 300
@@ -126,7 +130,7 @@ def start_state(args):
         raise InvalidOptionError("--numbering applies to a SEED, not to --layout or --file")
     if args.seed is not None:
         return game, game.deal(args.seed, args.numbering, **options)
-    text = args.layout if args.layout is not None else read_text(args.file, "position file")
+    text = args.layout if args.layout is not None else read_text(args.file, "position")
     return game, game.from_text(text, **options)
 
 
@@ -137,10 +141,11 @@ def read_text(path, what):
     return read(path, what)
 
 
-def read_solution(path, game=None, seed=None):
+def read_solution(path, game=None, seed=None, numbering=None):
     """Moves from a solution file: the JSON ``solve --format json`` writes, or one move per line
-    (``#`` starts a comment).  A JSON file that names another game or seed is refused."""
-    text = read_text(path, "solution file")
+    (``#`` starts a comment).  A JSON file that names another game, seed or numbering is
+    refused before any move is played."""
+    text = read_text(path, "solution")
     if not text.lstrip().startswith("{"):
         return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
     try:
@@ -155,4 +160,37 @@ def read_solution(path, game=None, seed=None):
         raise InvalidOptionError(f"solution file {path!r} is for {data['game']!r}, not {game!r}")
     if seed is not None and data.get("seed") is not None and str(data["seed"]) != str(seed):
         raise InvalidOptionError(f"solution file {path!r} is for seed {data['seed']!r}, not {seed!r}")
+    if numbering is not None and data.get("numbering") not in (None, numbering):
+        raise InvalidOptionError(f"solution file {path!r} is for {data['numbering']!r} numbering, not "
+                                 f"{numbering!r} (add --numbering {data['numbering']})")
     return moves
+
+
+class PipeSafe:
+    """stdout that, once its reader has gone (``aisle ... | head``), sends the rest to
+    /dev/null: the command then finishes and exits with its own code, not one a broken pipe
+    chose."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._drop()
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._drop()
+
+    def _drop(self):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)

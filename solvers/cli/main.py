@@ -17,7 +17,7 @@ from solvers.core.registry import get_solver
 from solvers.core.workers import check_jobs
 from solvers.cli import pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
-                         Formatter, Parser, add_game_arg, add_numbering_args, add_position_args,
+                         Formatter, Parser, PipeSafe, add_game_arg, add_numbering_args, add_position_args,
                          add_progress_args, one_line, parse_options, positive, read_solution,
                          show_progress, start_state)
 from solvers.studies.progress import progress_bar
@@ -106,7 +106,8 @@ def cmd_verify(args):
     game, state = start_state(args)
     options = dict(game.resolve_options(parse_options(args.option)))
     referee = get_referee(game.name)(game.array_to_layout(state.array), options)
-    moves = read_solution(args.solution, game.name, args.seed)
+    numbering = (args.numbering or game.default_numbering) if args.seed is not None else None
+    moves = read_solution(args.solution, game.name, args.seed, numbering)
     for index, text in enumerate(moves, 1):
         try:
             action = str(state.parse_move(text))   # also reads Freecell's standard notation
@@ -235,16 +236,22 @@ def build_parser():
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    try:
+        stdout.fileno()
+        sys.stdout = PipeSafe(stdout)
+    except (AttributeError, OSError, ValueError):      # not a file (tests capture it)
+        pass
     try:
         return args.func(args)
     except AisleError as exc:
         sys.stderr.write(one_line(f"aisle: error: {exc}") + "\n")
         return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        return 0
     except KeyboardInterrupt:
         sys.stderr.write("aisle: interrupted\n")
         return 130
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ def cmd_replay(args):
     game, state = start_state(args)
     verdict = None
     if args.solution is not None:
-        moves = read_solution(args.solution, game.name, args.seed)
+        moves = read_solution(args.solution, game.name, args.seed,
+                              args.numbering or game.default_numbering)
         source = f"solution {args.solution}"
     elif args.solve:
         from solvers.core.registry import get_solver

@@ -3,20 +3,22 @@
 ``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|thoughtful] ...``
 prints the moves on stdout, one per line (``--show``: each position too, as the player sees it),
 and one summary line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
-bad input.  Without ``--player`` a game that plays itself (Clock) keeps its forced-play report
-and ``--random`` its random walk; other games use the default player (``pimc``; where nothing is
-hidden, as in Freecell, the solver).
+bad input (``--random``: 0 also while the walk's game goes on).  Without ``--player`` a game that
+plays itself (Clock) keeps its forced-play report and ``--random`` its random walk; other games
+use the default player (``pimc``; where nothing is hidden, as in Freecell, the solver).
+``--format json`` prints one document in every mode.
 """
 import json
 import random
 import sys
 
 from rules.errors import InvalidOptionError
-from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_player_args, add_position_args,
-                                start_state)
+from solvers.cli.common import (EXIT_OK, EXIT_UNSOLVABLE, Formatter, add_game_arg, add_player_args,
+                                add_position_args, start_state)
 from solvers.cli.player import describe_start, make_player, move_text, start_fields
 
 EXIT_WON, EXIT_LOST = 0, EXIT_UNSOLVABLE
+MAX_MOVES = 100_000        # --max-moves and --moves: each move is kept (history, visited positions)
 
 
 def register(sub):
@@ -49,8 +51,8 @@ def cmd_play(args):
         return _play_random(game, state, args)
     if game.plays_itself and args.player is None:
         return _play_forced(game, state, args)
-    if args.max_moves < 1:
-        raise InvalidOptionError(f"--max-moves {args.max_moves} must be 1 or more")
+    if not 1 <= args.max_moves <= MAX_MOVES:
+        raise InvalidOptionError(f"--max-moves {args.max_moves} must be from 1 to {MAX_MOVES}")
     return _play_auto(game, state, args)
 
 
@@ -96,28 +98,45 @@ def _play_auto(game, state, args):
 def _play_forced(game, state, args):
     start = state.copy()
     moves = game.play_forced(state)
-    title = f"Aisleriot seed {args.seed}" if args.seed is not None else "given position"
-    print(f"{game.title}, {title}\n{start}\n")
-    print("Play: " + " ".join(str(m) for m in moves))
     verdict = "won" if state.is_won() else "lost"
-    print(f"\n{state}\n\nResult: {verdict}, score {state.score}, {len(moves)} moves")
-    return 0
+    if args.format == "json":
+        _print_json(args, start, state, verdict, [str(m) for m in moves])
+    else:
+        title = f"Aisleriot seed {args.seed}" if args.seed is not None else "given position"
+        print(f"{game.title}, {title}\n{start}\n")
+        print("Play: " + " ".join(str(m) for m in moves))
+        print(f"\n{state}\n\nResult: {verdict}, score {state.score}, {len(moves)} moves")
+    return EXIT_WON if state.is_won() else EXIT_LOST
 
 
 def _play_random(game, state, args):
-    if args.moves < 0:
-        raise InvalidOptionError(f"--moves {args.moves} must be zero or more")
+    if not 0 <= args.moves <= MAX_MOVES:
+        raise InvalidOptionError(f"--moves {args.moves} must be from 0 to {MAX_MOVES}")
     rng = random.Random(args.rng_seed)
+    start, played = state.copy(), []
     title = f"seed {args.seed}" if args.seed is not None else "given position"
-    print(f"{game.title}, {title}\n{state}")
+    if args.format != "json":
+        print(f"{game.title}, {title}\n{state}")
     for ply in range(1, args.moves + 1):
         moves = [] if state.is_over() else state.legal_moves()
         if not moves:
             break
         move = rng.choice(moves)
         state.apply(move)
-        print(f"\n{ply}. {move}\n{state}")
-    print(f"\nResult: {state.outcome.name.lower()}, score {state.score}, "
-          f"{len(state.moves_played)} moves played")
-    return 0
+        played.append(str(move))
+        if args.format != "json":
+            print(f"\n{ply}. {move}\n{state}")
+    result = state.outcome.name.lower()
+    if args.format == "json":
+        _print_json(args, start, state, result, played)
+    else:
+        print(f"\nResult: {result}, score {state.score}, {len(state.moves_played)} moves played")
+    return EXIT_WON if state.is_won() else (EXIT_LOST if state.is_over() else EXIT_OK)
 
+
+def _print_json(args, start, end, result, moves):
+    """Clock's forced play and the random walk as JSON: the fields of the players' JSON."""
+    out = {**start_fields(args, start.game, start), "player": "random" if args.random else "forced",
+           "result": result, "moves": moves, "length": len(moves), "score": int(end.score),
+           "end": end.layout()}
+    print(json.dumps(out, indent=2))

@@ -20,13 +20,19 @@ Register with ``cli_player.register(sub)`` in ``solvers/cli/main.py``.
 import json
 import sys
 
+from rules import get_game
+from rules.deals import MAX_AISLERIOT_SEED, MAX_MICROSOFT_DEAL
 from rules.errors import InvalidOptionError
 from solvers.cli.common import (EXIT_UNSOLVABLE, Formatter, add_game_arg, add_numbering_args,
                          add_player_args, add_position_args, parse_options, positive, start_state)
 from solvers.cli.winrate import DEFAULT_DB
 from solvers.players.analysis import ANALYZE_BUDGET, ANALYZE_SAMPLES, analyze, choose_now
+from solvers.studies.seeds import parse_seeds
 
 EXIT_NO_MOVE = EXIT_UNSOLVABLE
+
+MAX_GAMES = 1000                 # deals --games: one stored run per player seed
+SEED_SPACE_END = {"aisleriot": MAX_AISLERIOT_SEED, "microsoft": MAX_MICROSOFT_DEAL}
 
 
 # ---- shared with ``aisle play`` ------------------------------------------------------------
@@ -59,12 +65,20 @@ def move_text(state, move, notation="aisleriot"):
     return state.format_move(move, notation)
 
 
+def _no_move(state):
+    """True, with a line on stderr, when the game is over or a player at the table has no move
+    (a hand-made layout can leave moves only a peek at hidden cards allows)."""
+    if state.is_over() or not state.observation().legal_moves(distinct=True):
+        print(f"# no move: the game is {state.outcome.name.lower()}"
+              f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
+        return True
+    return False
+
+
 # ---- hint ----------------------------------------------------------------------------------
 def cmd_hint(args):
     game, state = start_state(args)
-    if state.is_over() or not state.legal_moves(distinct=True):
-        print(f"# no move: the game is {state.outcome.name.lower()}"
-              f"{'' if state.is_over() else ' (no legal move left)'}", file=sys.stderr)
+    if _no_move(state):
         return EXIT_NO_MOVE
     player = make_player(args, game)
     move = choose_now(player, state)
@@ -81,9 +95,14 @@ def cmd_hint(args):
 
 # ---- analyze -------------------------------------------------------------------------------
 def cmd_analyze(args):
+    from solvers.players.pimc import MAX_SAMPLES
+
+    if args.player_seed < 0:
+        raise InvalidOptionError(f"--player-seed {args.player_seed} must be 0 or more")
+    if args.samples > MAX_SAMPLES:
+        raise InvalidOptionError(f"--samples {args.samples} is too large: at most {MAX_SAMPLES}")
     game, state = start_state(args)
-    if state.is_over() or not state.legal_moves(distinct=True):
-        print(f"# no move: the game is {state.outcome.name.lower()}", file=sys.stderr)
+    if _no_move(state):
         return EXIT_NO_MOVE
     rows = analyze(state, args.timeout, args.samples, args.budget, args.player_seed)
     if args.format == "json":
@@ -110,17 +129,22 @@ def cmd_deals(args):
 
     if not args.winnable:
         raise InvalidOptionError("aisle deals lists winnable deals only: add --winnable")
-    for name, value in (("--count", args.count), ("--from", args.from_seed), ("--games", args.games),
-                        ("--max-seeds", args.max_seeds)):
+    for name, value in (("--count", args.count), ("--games", args.games), ("--max-seeds", args.max_seeds)):
         if value < 1:
             raise InvalidOptionError(f"{name} {value} must be 1 or more")
+    if args.games > MAX_GAMES:
+        raise InvalidOptionError(f"--games {args.games} is too large: at most {MAX_GAMES}")
     if args.no_db and args.db is not None:
         raise InvalidOptionError("--db and --no-db contradict each other")
+    game = get_game(args.game)
+    numbering = args.numbering or game.default_numbering
+    parse_seeds(args.from_seed, numbering)               # --from within the seed space
+    last = min(args.from_seed + args.max_seeds - 1, SEED_SPACE_END[numbering])
     found = checked = 0
     db = None if args.no_db else (args.db or DEFAULT_DB)
     with DealBook(args.game, db=db, numbering=args.numbering, options=parse_options(args.option),
                   timeout=args.timeout, games=args.games) as book:
-        for seed in range(args.from_seed, args.from_seed + args.max_seeds):
+        for seed in range(args.from_seed, last + 1):
             checked += 1
             deal = book.grade(seed)
             if deal is None:
@@ -133,6 +157,8 @@ def cmd_deals(args):
             found += 1
             if found >= args.count:
                 break
+    if found < args.count and last == SEED_SPACE_END[numbering]:
+        print(f"# the {numbering} seeds end at {last}", file=sys.stderr)
     kind = f"{args.difficulty} " if args.difficulty else ""
     print(f"# {found} winnable {kind}{book.game.name} deals among {checked} seeds from {args.from_seed} "
           f"(grade: share of {args.games} {book.player} games won; verdicts and games "
@@ -183,7 +209,8 @@ def register(sub):
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), default=None,
                    help="only deals of this grade")
     p.add_argument("--count", type=int, default=10, help="how many deals to print")
-    p.add_argument("--from", dest="from_seed", type=int, default=1, help="first seed to try")
+    p.add_argument("--from", dest="from_seed", type=int, default=1,
+                   help="first seed to try (aisleriot numbering: from 0)")
     p.add_argument("--max-seeds", type=int, default=1000, help="give up after trying this many seeds")
     p.add_argument("--games", type=int, default=4, help="no-peek games played to grade a deal")
     p.add_argument("--db", default=None, help=f"SQLite results store read and filled (default: {DEFAULT_DB})")

@@ -504,6 +504,13 @@ def verdict_for(code, limit):
     return UNSOLVABLE if code == EXHAUSTED and not limit else UNKNOWN
 
 
+# Under a time limit each kernel call aims at this share of the seconds left, so that a call
+# slower than the last one's rate still ends by the limit; the calls converge on it and the
+# last overshoots by at most one FIRST_CHUNK.  A growth that could pass the limit is not
+# started (Run._grows_in_time).
+AIM_SHARE, GROWTH_MARGIN, GROWTH_BYTES_PER_SECOND = 0.8, 2.5, 250e6
+
+
 def rate_budget(done, call_seconds, left, most):
     """The next kernel call's budget under a time limit: what the last call's rate (``done``
     positions in ``call_seconds``) expands in the ``left`` seconds, within ``Run.FIRST_CHUNK``
@@ -617,18 +624,37 @@ class Run:
                 counted = int(self.ctl[C_NODES])
             if code == FOUND or code == EXHAUSTED:
                 return code, ""
-            if code == TABLE_FULL and not self._grow_table():
-                return code, "memory"
-            if code == STACK_FULL and not self._grow_stack():
-                return code, "memory"
+            if code == TABLE_FULL or code == STACK_FULL:
+                grow = self._grow_table if code == TABLE_FULL else self._grow_stack
+                if lim.timeout is not None and not self._grows_in_time(grow, t0):
+                    return code, "seconds"
+                if not self._timed_growth(grow):
+                    return code, "memory"
             budget = self.CHUNK
             if lim.timeout is not None:
                 now = time.perf_counter()
                 left = lim.timeout - (now - t0)
                 if left <= 0:
                     return code, "seconds"
-                budget = rate_budget(int(self.ctl[C_NODES]) - before, now - t_call, left,
-                                     self.CHUNK)
+                budget = rate_budget(int(self.ctl[C_NODES]) - before, now - t_call,
+                                     left * AIM_SHARE, self.CHUNK)
+
+    def _timed_growth(self, grow):
+        """``grow()``, its seconds kept for :meth:`_grows_in_time`."""
+        t_grow = time.perf_counter()
+        grown = grow()
+        vars(self).setdefault("_growth_seconds", {})[grow.__name__] = time.perf_counter() - t_grow
+        return grown
+
+    def _grows_in_time(self, grow, t0):
+        """Whether the next growth by ``grow`` ends before the time limit; a search that would
+        end inside one stops now instead (a late 1M-entry pool took 1.7 s: ten-across 140
+        astar overshot its limit by that).  A growth doubles arrays and copies them: it takes
+        about twice the last one of its kind, and on a busy machine up to a copy of every
+        array at GROWTH_BYTES_PER_SECOND (measured: 0.01 s, then 0.4 s for the next)."""
+        last = vars(self).get("_growth_seconds", {}).get(grow.__name__, 0.0)
+        needs = max(GROWTH_MARGIN * last, self.nbytes() / GROWTH_BYTES_PER_SECOND)
+        return time.perf_counter() - t0 + needs <= self.limits.timeout
 
     def _result(self, code, limit, seconds):
         verdict = verdict_for(code, limit)

@@ -28,7 +28,7 @@ import numpy as np
 
 from solvers.core.result import SOLVED, UNKNOWN, SolveResult
 from solvers.core.search import (C_INIT, C_NODES, C_SP, C_STORED, DFS, EXHAUSTED, FOUND, MAX_LOAD, STACK_FULL,
-                     TABLE_FULL, Run, _meter, rate_budget, rehash_keys, verdict_for)
+                     TABLE_FULL, AIM_SHARE, Run, _meter, rate_budget, rehash_keys, verdict_for)
 
 
 LEAD_NODES = 20000     # run_dfs: nodes on one thread first (most searches end within them)
@@ -243,7 +243,7 @@ class SplitDFS:
                     with self.cv:
                         self._decide(EXHAUSTED, "seconds")
                     return
-                budget = rate_budget(done, now - t_call, deadline - now, self.chunk)
+                budget = rate_budget(done, now - t_call, (deadline - now) * AIM_SHARE, self.chunk)
             else:
                 budget = self.chunk
 

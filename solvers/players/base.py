@@ -17,9 +17,11 @@ from rules.observation import Observation
 from solvers.core.registry import get_solver
 
 
-def _whole(name, value, low=1):
+def _whole(name, value, low=1, high=None):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise InvalidOptionError(f"{name} {value!r} must be a whole number >= {low}")
+        raise InvalidOptionError(f"{name} {value!r:.60} must be a whole number >= {low}")
+    if high is not None and value > high:
+        raise InvalidOptionError(f"{name} {value} is too large: at most {high}")
     return int(value)
 
 
@@ -30,6 +32,7 @@ class Player:
     name = ""
     PARAMS = {}            # parameter -> default (whole numbers)
     PARAM_MIN = {}         # parameter -> smallest value allowed when not 1
+    PARAM_MAX = {}         # parameter -> largest value allowed (what bounds the player's memory)
     peeks = False          # True: needs the true State (choose_peeking), an upper bound only
 
     def __init__(self, seed=0, **params):
@@ -43,7 +46,7 @@ class Player:
         for key, default in self.PARAMS.items():
             value = params.get(key)
             self.params[key] = _whole(key, default if value is None else value,
-                                      self.PARAM_MIN.get(key, 1))
+                                      self.PARAM_MIN.get(key, 1), self.PARAM_MAX.get(key))
 
     def __repr__(self):
         extra = "".join(f", {k}={v}" for k, v in self.params.items())
@@ -59,6 +62,8 @@ class Player:
         return {"player": self.name, "seed": self.seed, **self.params, "peeks": self.peeks}
 
     def choose(self, observation, visited=None):
+        """The move to play in ``observation``; :class:`rules.errors.IllegalMoveError` when the
+        game is over or no move is left (see :func:`candidate_moves`)."""
         raise NotImplementedError
 
     # ---- helpers for subclasses ------------------------------------------------------------
@@ -75,6 +80,9 @@ def candidate_moves(observation, visited=None):
     if not isinstance(observation, Observation):
         raise InvalidOptionError(f"a player chooses from an observation (state.observation()), "
                                  f"not a {type(observation).__name__}")
+    if observation.is_over():
+        raise IllegalMoveError(f"no move: this {observation.game.name} game is already "
+                               f"{observation.outcome.name.lower()}")
     moves = observation.legal_moves(distinct=True)
     if not moves:
         raise IllegalMoveError(f"no legal move in this {observation.game.name} position")

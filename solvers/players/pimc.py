@@ -38,6 +38,7 @@ from solvers.core.result import SOLVED
 from solvers.players.base import Player, candidate_moves, ranked_by_value
 
 DEFAULT_SAMPLES, DEFAULT_BUDGET, DEFAULT_CHECKS, DEFAULT_EXTEND = 10, 2000, 3, 3
+MAX_SAMPLES, MAX_EXTEND = 10_000, 100    # at most ~10 MB of worlds per round
 CLOSE_SHARE = 0.1           # two candidates this close (share of the worlds) are "close"
 PLANS_PER_MOVE = 2          # plans tried per candidate move: its most common ones
 
@@ -47,6 +48,8 @@ class PimcPlayer(Player):
     PARAMS = {"samples": DEFAULT_SAMPLES, "budget": DEFAULT_BUDGET, "checks": DEFAULT_CHECKS,
               "extend": DEFAULT_EXTEND}
     PARAM_MIN = {"checks": 0, "extend": 0}
+    # each sampled world is kept while the decision lasts (up to 1 + extend rounds of samples)
+    PARAM_MAX = {"samples": MAX_SAMPLES, "extend": MAX_EXTEND}
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)

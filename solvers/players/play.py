@@ -9,7 +9,9 @@ replayed by the game's independent referee (:meth:`GameRecord.verify`).
 import time
 from dataclasses import dataclass, field
 
-from rules.game import Outcome
+from rules.errors import InvalidOptionError
+from rules.game import Outcome, State
+from solvers.players.base import Player, _whole
 from solvers.core.result import SOLVED, SolutionError, SolveResult, replay_with_referee
 
 DEFAULT_MAX_MOVES = 1000
@@ -57,7 +59,17 @@ class GameRecord:
 
 def play_game(state, player, max_moves=DEFAULT_MAX_MOVES, on_move=None):
     """Play from ``state`` (not changed; its history is the player's memory) until the game ends.
-    ``on_move(move, state)`` is called after each move.  Returns a :class:`GameRecord`."""
+    ``on_move(move, state)`` is called after each move.  Returns a :class:`GameRecord`.
+    Arguments of the wrong kind raise :class:`rules.errors.InvalidOptionError`."""
+    if not isinstance(state, State):
+        raise InvalidOptionError(f"play_game() starts from a State (the table holds the true "
+                                 f"position), not a {type(state).__name__}")
+    if not isinstance(player, Player):
+        raise InvalidOptionError(f"play_game() takes a player (solvers.players.get_player(name)), "
+                                 f"not {player!r:.60}")
+    max_moves = _whole("max_moves", max_moves)
+    if on_move is not None and not callable(on_move):
+        raise InvalidOptionError(f"on_move must be a callable, not {on_move!r:.60}")
     state = state.copy()
     start = state.copy()
     if hasattr(player, "new_game"):

@@ -141,10 +141,16 @@ class ResultsStore:
             parent = os.path.dirname(os.path.abspath(path))
             if not exists and not os.path.isdir(parent):
                 raise StoreError(f"cannot create results database {path!r}: directory {parent!r} does not exist")
+            if not self.readonly:
+                # SQLite would say "not a database" or "readonly database" later, in the middle
+                unwritable = [p for p in ([path] if exists else []) + [parent] if not os.access(p, os.W_OK)]
+                if unwritable:
+                    reader = "'aisle report' can read it; " if exists else ""
+                    raise StoreError(f"cannot write results database {path!r}: {unwritable[0]!r} is "
+                                     f"read-only for this user ({reader}give another --db, or --no-db)")
         try:
             if self.readonly:
-                uri = pathlib.Path(path).absolute().as_uri() + "?mode=ro"   # quotes '?', '#', '%'
-                conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+                conn = self._connect_readonly(path)
             else:
                 conn = sqlite3.connect(path, isolation_level=None, timeout=30)
         except (sqlite3.Error, ValueError) as exc:          # ValueError: a NUL in the path
@@ -160,6 +166,26 @@ class ResultsStore:
             conn.close()
             raise
         return conn
+
+    def _connect_readonly(self, path):
+        """A read-only connection.  A WAL database (ours are) needs its ``-shm`` file, which a
+        user who cannot write the file's folder cannot create: then, when no ``-wal`` file holds
+        results not yet copied into the database (no writer is at work), it is opened as
+        immutable, which needs neither."""
+        uri = pathlib.Path(path).absolute().as_uri() + "?mode=ro"   # quotes '?', '#', '%'
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+        except sqlite3.DatabaseError:       # not a database at all: _check_ours says so
+            return conn
+        wal = path + "-wal"
+        if os.path.exists(wal) and os.path.getsize(wal) > 0:
+            raise StoreError(f"cannot read results database {path!r}: its latest results are in "
+                             f"{wal!r}, which only a user who can write there can read")
+        return sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
 
     def _check_ours(self, conn):
         """Refuse (without writing) a file that is not an aisle-solvers SQLite database."""

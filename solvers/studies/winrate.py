@@ -116,6 +116,9 @@ def player_text(player):
 
 
 # ---- argument checks ------------------------------------------------------------------------------
+MAX_BATCH_SIZE = 1_000_000     # deals per batch: ~50 MB of result columns
+
+
 def _count(name, value):
     """A whole number >= 1 (None stays None); anything else raises InvalidOptionError."""
     if value is None:
@@ -178,6 +181,8 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
     solver = get_solver(settings["game"])
     seedset = parse_seeds(seeds, settings["numbering"])
     jobs, size = _count("jobs", jobs), _count("batch_size", batch_size) or solver.BATCH_SIZE
+    if size > MAX_BATCH_SIZE:           # a batch's columns are arrays of its size
+        raise InvalidOptionError(f"batch_size {size} is too large: at most {MAX_BATCH_SIZE}")
     dask, path = _dask_address(dask), _db_path(db)
     progress, retry_unknown = _flag("progress", progress), _flag("retry_unknown", retry_unknown)
     z_value(confidence)

@@ -449,3 +449,79 @@ def array_fuzz(name, examples):
         exercise(game, state, picks)
 
     check()
+
+
+# ---- the Python API refuses what it cannot use, in AisleErrors (issue 55) --------------------
+def _finished(name):
+    """A won Ten Across (its solver's line played out) or a lost Clock (its forced play)."""
+    from rules.clock import play
+    from solvers import get_solver
+
+    state = get_game(name).deal(1)
+    if name == "clock":
+        play(state)
+    else:
+        for move in get_solver(name).solve(state).moves:
+            state.apply(move)
+    return state
+
+
+@pytest.mark.parametrize("name, outcome", [("ten-across", "won"), ("clock", "lost")])
+def test_no_player_offers_a_move_on_a_finished_game(name, outcome):
+    from solvers.players import PLAYER_NAMES, get_player
+
+    state = _finished(name)
+    assert state.outcome.name.lower() == outcome
+    for player_name in PLAYER_NAMES:
+        player = get_player(player_name)
+        with pytest.raises(AisleError, match=outcome):
+            if player.peeks:
+                player.choose_peeking(state)
+            else:
+                player.choose(state.observation())
+
+
+def test_play_game_and_sample_refuse_wrong_arguments_in_aisle_errors():
+    from solvers.players import get_player, play_game
+
+    state = get_game("yukon").deal(1)
+    greedy = get_player("greedy")
+    for args, kwargs in [((state.observation(), greedy), {}), ((state, "greedy"), {}),
+                         ((state, greedy), {"max_moves": None}), ((state, greedy), {"max_moves": 0}),
+                         ((state, greedy), {"on_move": 3})]:
+        with pytest.raises(AisleError):
+            play_game(*args, **kwargs)
+    for rng in ("x", -1, 1.5, True):
+        with pytest.raises(AisleError):
+            state.observation().sample(rng)
+    assert state.observation().sample(7) == state.observation().sample(np.random.default_rng(7))
+
+
+def test_all_worlds_counts_first_and_lists_few_without_repeats():
+    from itertools import permutations
+
+    from rules.observation import HIDDEN, MAX_WORLDS, Observation, _arrangements
+
+    clock = get_game("clock").deal(1).observation()
+    assert clock.world_count() > MAX_WORLDS
+    with pytest.raises(AisleError, match="worlds"):           # was killed at 24 GB
+        clock.all_worlds()
+    state = get_game("yukon").deal(1)                          # three cards left unseen
+    hidden = np.flatnonzero(state.observation().array == HIDDEN)
+    array = state.observation().array.copy()
+    array[hidden[3:]] = state.array[hidden[3:]]
+    few = Observation(state.game, array, state.array[hidden[:3]].tolist())
+    worlds = few.all_worlds()
+    assert len(worlds) == few.world_count() == 6 and state in worlds
+    assert len({world.array.tobytes() for world in worlds}) == 6
+    cards = [3, 1, 3, 2, 1]                                      # repeated cards: distinct orders
+    assert list(_arrangements(cards)) == sorted(set(permutations(cards)))
+
+
+def test_player_parameters_that_would_hold_unbounded_worlds_are_refused():
+    from solvers.players import get_player
+
+    with pytest.raises(AisleError, match="at most"):
+        get_player("pimc", samples=10**23)
+    with pytest.raises(AisleError, match="at most"):
+        get_player("pimc", extend=10**9)

@@ -34,7 +34,9 @@ def page_data(page):
     """The page's embedded data, and each position's SVG text rebuilt as the page's script does."""
     text = re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1)
     data = json.loads(text)
-    return data, ["\n".join(data["lines"][i] for i in frame["svg"]) for frame in data["frames"]]
+    pictures = ["\n".join(data["lines"][i] for i in data["pictures"][frame["picture"]])
+                for frame in data["frames"]]
+    return data, pictures
 
 
 def test_page_holds_every_position_in_order():
@@ -165,3 +167,14 @@ def test_replay_of_an_auto_players_game(tmp_path, capsys):
     assert f"{len(record.moves)} moves" in err
     code, _, err = aisle(["replay", "zebra", "2", "--player", "bogus", "--html", str(page)], capsys)
     assert code == 2 and "'bogus'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_moves_back_and_forth_store_each_picture_once():
+    """A long solution that repeats positions (the issue's 47,000-move page held 90 KB a move)
+    stores each distinct picture once; the frames only name them."""
+    start = get_game("ten-across").deal(1)
+    pair = ["drag 0 1 4", "drag 4 1 0"]
+    page = replay_html(start, pair * 500)
+    data, pictures = page_data(page)
+    assert len(data["frames"]) == 1001 and len(data["pictures"]) <= 3
+    assert pictures[2] == pictures[4] and pictures[1] == pictures[999]

@@ -19,7 +19,7 @@ def run(capsys, *argv):
 
 def test_play_clock_prints_deal_play_and_result(capsys):
     code, out, err = run(capsys, "play", "clock", "1")
-    assert code == 0 and err == ""
+    assert code == 3 and err == ""              # lost: the same code as --player pimc
     assert "Play: drag 6 1 10" in out
     assert out.rstrip().endswith("Result: lost, score 36, 39 moves")
 

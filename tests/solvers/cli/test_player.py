@@ -74,7 +74,7 @@ def test_play_freecell_defaults_to_the_solver(capsys, monkeypatch):
 
 def test_play_clock_keeps_its_forced_report(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "play", "clock", 1)
-    assert code == 0 and out.rstrip().endswith("Result: lost, score 36, 39 moves")
+    assert code == 3 and out.rstrip().endswith("Result: lost, score 36, 39 moves")
     code, out, err = run(capsys, monkeypatch, "play", "clock", 1, "--player", "pimc")
     assert code == 3 and len(out.strip().split("\n")) == 39 and "lost after 39 moves" in err
 

@@ -164,3 +164,39 @@ def test_verify_refuses_what_is_not_a_win(solver):
         result.moves = result.moves[:-1]            # one move short of the win
         with pytest.raises(SolutionError):
             result.verify()
+
+
+# Deals each method does not finish within LIMIT_SECONDS (a deal that does is still checked: its
+# search took less than the limit).  Clock's forced play, Zebra's searches and Freecell's fast,
+# short and greedy methods finish well within it on every deal tried (seeds 1-400).
+SLOW = {"freecell": {"astar": 11982, "dfs": 11982},
+        "yukon": {"dfs": 128, "greedy": 6, "astar": 12},
+        "ten-across": {"dfs": 57, "greedy": 57, "astar": 57}}
+LIMIT_SECONDS, LATE_SECONDS, SMALL_MB = 0.3, 0.05, 8
+
+
+def _method_deals(solver):
+    return [(method, SLOW.get(solver.GAME, {}).get(method, 1)) for method in solver.METHODS]
+
+
+def test_every_method_stops_within_50_ms_of_its_timeout(solver):
+    """The search's own seconds end within LATE_SECONDS of the limit (a growth of the table or
+    pool that would pass it is not started).  A loaded machine can preempt the process for
+    longer, so a late search is tried once more: a real overshoot comes back."""
+    solver.warmup()
+    for method, seed in _method_deals(solver):
+        for _ in range(2):
+            result = solver.solve(seed, method=method, timeout=LIMIT_SECONDS)
+            if result.seconds <= LIMIT_SECONDS + LATE_SECONDS:
+                break
+        assert result.seconds <= LIMIT_SECONDS + LATE_SECONDS, (method, seed, result.summary())
+        assert result.verdict != "unknown" or result.limit == "seconds", (method, seed)
+        if method in SLOW.get(solver.GAME, {}):
+            assert result.limit == "seconds", (method, seed, "finished: pick a slower deal")
+
+
+def test_every_method_keeps_its_memory_limit(solver):
+    for method, seed in _method_deals(solver):
+        result = solver.solve(seed, method=method, max_memory_mb=SMALL_MB, timeout=5)
+        assert result.peak_memory_bytes <= SMALL_MB * 2**20, (method, seed, result.summary())
+        assert result.verdict != "unknown" or result.limit in ("memory", "seconds"), (method, seed)

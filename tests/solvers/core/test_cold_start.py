@@ -11,8 +11,9 @@ from numba import config
 
 from rules import _jit
 from solvers.cli.main import main
+from tests.support import REPO
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(REPO)
 
 
 def _python(code, env=None, *args):
