@@ -183,7 +183,7 @@ def test_shown_output_is_what_the_command_prints(capsys, monkeypatch, tmp_path, 
     monkeypatch.chdir(tmp_path)
     code = main(argv)
     out = capsys.readouterr().out
-    assert code == 0
+    assert code in (0, 3)                      # a result (won / lost), not an error
     strip = lambda s: [line.rstrip() for line in s.rstrip().splitlines()]   # noqa: E731
     assert strip(out) == strip(expected)
 

@@ -274,3 +274,10 @@ def test_freecell_high_may_lag_behind_after_the_homecell_quirk_only_upwards():
         else:
             with pytest.raises(InvalidStateError, match="high"):
                 State(game, array)
+
+
+def test_hides_cards_says_whether_a_deal_hides_any(game):
+    """``Game.hides_cards`` (which players and the CLI read) agrees with what the game's
+    ``hidden_entries`` hides in its deals."""
+    hidden = [bool(game.hidden_entries(game.deal(seed).array, ())) for seed in (1, 2, 3)]
+    assert hidden == [game.hides_cards] * 3
