@@ -324,7 +324,7 @@ def legal_moves(state, buf, faithful):
                     buf[count] = encode(DRAG, s, 1, FIRST_COL + col)
                     count += 1
 
-    # --- columns as sources: the top n cards, a run
+    # --- columns as sources: the top n cards, a run (zebra's tableau loop has the same shape)
     for sc in range(N_COLS):
         h_src = state[HEIGHT + sc]
         if h_src == 0:

@@ -68,6 +68,16 @@ _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
 
 
+def face_down_entries(array, n_piles, first, stride, down):
+    """The array entries of the face-down cards, which lie at the bottom of their piles: pile
+    ``p``'s cards start at ``first + stride * p`` and ``array[down + p]`` of them are face down."""
+    out = []
+    for p in range(n_piles):
+        base = first + stride * p
+        out.extend(range(base, base + int(array[down + p])))
+    return out
+
+
 class Game:
     """One game's description.  Subclasses fill in the class attributes and the hooks."""
 

@@ -53,7 +53,7 @@ import numpy as np
 from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.deals import AisleriotRandom, shuffle_many
 from rules.errors import InvalidDealError, InvalidStateError
-from rules.game import STATE_DTYPE, Game, Kernels, slot_row
+from rules.game import STATE_DTYPE, Game, Kernels, face_down_entries, slot_row
 from rules.hashing import FNV_OFFSET, fnv1a, splitmix64
 from rules.layout import Layout
 from rules._jit import jit
@@ -333,11 +333,7 @@ class TenAcrossGame(Game):
     def hidden_entries(self, array, history):
         """The face-down cards.  They never move (only groups with a face-up deepest card move)
         and a card once face up stays face up, so memory adds nothing."""
-        out = []
-        for p in range(N_PILES):
-            base = PILES + PILE_CAP * p
-            out.extend(range(base, base + int(array[DOWN + p])))
-        return out
+        return face_down_entries(array, N_PILES, PILES, PILE_CAP, DOWN)
 
     def blind_move(self, array, move):
         """A pile whose top card is face down accepts a drop only if that card matches."""

@@ -37,7 +37,7 @@ from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, shorten
-from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace, slot_row
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace, face_down_entries, slot_row
 from rules.hashing import FNV_OFFSET, fnv1a
 from rules.layout import Layout
 from rules._jit import jit
@@ -213,6 +213,7 @@ def legal_moves(state, buf, faithful):
 @jit
 def has_any_move(state):
     """True if any legal action remains (ignores the hint that ends Aisleriot's game)."""
+    # legal_moves' loops with an early exit and no buffer
     for s in range(1, N_PILES + 1):
         h = _height(state, s)
         base = _base(s)
@@ -415,11 +416,7 @@ class YukonGame(Game):
     def hidden_entries(self, array, history):
         """The face-down cards.  They never move (only groups with a face-up deepest card move)
         and a card once face up stays face up, so memory adds nothing."""
-        out = []
-        for p in range(N_PILES):
-            base = TAB + p * CAP
-            out.extend(range(base, base + int(array[DOWN + p])))
-        return out
+        return face_down_entries(array, N_PILES, TAB, CAP, DOWN)
 
     def deal_array(self, seed, numbering, options):
         return deal_from_rng(AisleriotRandom(seed))

@@ -77,7 +77,8 @@ def _moves_or_safe(state, buf):
 
 @jit
 def legal_plain(state, buf):
-    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements."""
+    """Rules 1-3 only (no spot macros): kept for the differential tests and measurements.
+    :func:`legal` starts the same way on purpose: it is this plus rule 4."""
     n = _moves_or_safe(state, buf)
     if n < 0:
         return np.int64(1)
@@ -462,6 +463,8 @@ class TenAcrossSolver(Solver):
     def visible_value(self, array):
         """Cards out of place, face-down cards, occupied spots and cards covering face-down ones
         cost; empty piles help."""
+        # walks the piles as Yukon's visible value does; the terms are Ten Across's own, and
+        # one game's solver does not import another's
         a = array.tolist()
         spots = sum(1 for s in range(ta.N_SPOTS) if a[ta.SPOT + s] != EMPTY)
         down = misplaced = covering = empty = 0

@@ -74,15 +74,21 @@ class Player:
         return np.random.default_rng([self.seed, *words])
 
 
+def refuse_finished(position):
+    """Raise IllegalMoveError when ``position`` (a State or an Observation) is a finished game:
+    no player offers a move there."""
+    if position.is_over():
+        raise IllegalMoveError(f"no move: this {position.game.name} game is already "
+                               f"{position.outcome.name.lower()}")
+
+
 def candidate_moves(observation, visited=None):
     """The solver's move set here, less the moves that lead back to a position already met
     (when any move is left).  Raises IllegalMoveError when the game is over or stuck."""
     if not isinstance(observation, Observation):
         raise InvalidOptionError(f"a player chooses from an observation (state.observation()), "
                                  f"not a {type(observation).__name__}")
-    if observation.is_over():
-        raise IllegalMoveError(f"no move: this {observation.game.name} game is already "
-                               f"{observation.outcome.name.lower()}")
+    refuse_finished(observation)
     moves = observation.legal_moves(distinct=True)
     if not moves:
         raise IllegalMoveError(f"no legal move in this {observation.game.name} position")

@@ -9,10 +9,10 @@ fair player.
 It solves once and follows the line; if the solver finds no win (proven lost, or the budget ran
 out) it plays greedy moves for the rest of the game without solving again.
 """
-from rules.errors import IllegalMoveError, InvalidOptionError
+from rules.errors import InvalidOptionError
 from rules.game import State
 from rules.observation import Observation
-from solvers.players.base import Player
+from solvers.players.base import Player, refuse_finished
 from solvers.players.greedy import GreedyPlayer
 
 DEFAULT_BUDGET = 3_000_000
@@ -50,9 +50,7 @@ class ThoughtfulPlayer(Player):
         if not isinstance(state, State):
             raise InvalidOptionError(f"choose_peeking() takes the true position (a State), not a "
                                      f"{type(state).__name__}")
-        if state.is_over():
-            raise IllegalMoveError(f"no move: this {state.game.name} game is already "
-                                   f"{state.outcome.name.lower()}")
+        refuse_finished(state)
         key = state.array.tobytes()
         if key not in self._line and not self._gave_up:
             self._plan(state)

@@ -16,6 +16,7 @@ from rules import IllegalMoveError, InvalidDealError, Outcome, get_game
 from rules.cards import parse_card
 from rules.conformance import read_trace_lines, run_trace
 from rules.layout import Layout, parse_layout
+from tests.support.zebra import col, random_pile, rk
 from rules.referee.zebra import (FOUNDATIONS, STOCK, TABLEAU, WASTE, Referee, _SchemeError,
                                  is_red, rank)
 from rules import zebra as Z
@@ -25,14 +26,6 @@ ACE_ORDER = (0, 13, 26, 39, 0, 13, 26, 39)   # Ac Ad Ah As Ac Ad Ah As
 
 
 # ---- helpers ---------------------------------------------------------------------------------
-def col(c):
-    return 1 if (c % 52) // 13 in (1, 2) else 0
-
-
-def rk(c):
-    return c % 13 + 1
-
-
 def cards(text):
     return [parse_card(t) for t in text.split()]
 
@@ -143,17 +136,7 @@ def random_layout(rng):
 
     tab = []
     for _ in range(8):
-        pile = []
-        if rest and rng.random() > p_empty:
-            rest.sort(key=lambda c: -rk(c) + rng.random() * 6)
-            pile.append(rest.pop(0))
-            while rng.random() < 0.75:
-                nxt = [c for c in rest if rk(c) + 1 == rk(pile[-1]) and col(c) != col(pile[-1])]
-                if not nxt:
-                    break
-                c = rng.choice(nxt)
-                rest.remove(c)
-                pile.append(c)
+        pile = random_pile(rng, rest, p_empty, 0.75)
         while no_home and pile and homeable(pile[-1]):
             low.append(pile.pop())
         tab.append(pile)

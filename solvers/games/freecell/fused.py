@@ -375,6 +375,7 @@ def fc_best_first(root, space, budget, order):
     kid_keys, kid_cols = unowned(sc_.kid_keys), unowned(sc_.kid_cols)
     if ctl[C_INIT] == 0 and _start(root, tt, ctl, pool, heap, hw, rank):
         return FOUND
+    # the core's best-first loop (solvers/core/search.py), fused with Freecell's rows for speed
     stop = ctl[C_NODES] + budget
     while ctl[C_HEAP] > 0:
         if ctl[C_NODES] >= stop:

@@ -233,6 +233,7 @@ def legal_masked(state, buf, colmask, pruned):
                 buf[count] = (DRAG << 24) | (s << 16) | (1 << 8) | (FIRST_COL + col)
                 count += 1
 
+    # rules.freecell.legal_moves' column sources, pruned and masked for the search (docstring)
     for sc in range(8):
         h_src = state[HEIGHT + sc]
         if h_src == 0:

@@ -106,7 +106,7 @@ def hash2(state):
 
 @jit
 def foundation_count(state):
-    """Cards on the foundations."""
+    """Cards on the foundations (moves.need_bits reads the same tops, packed for the pruning)."""
     n = 0
     for i in range(4):
         top = state[HOME + i]

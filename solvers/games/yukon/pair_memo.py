@@ -121,6 +121,7 @@ def _facts_in(state, entry, facts):
     card that was face up, a top the task has no ``clear`` for)."""
     nf = 0
     tableau = np.uint64(0)
+    # the pile walk of pairs.pair_task, which names these facts; here they are looked up
     for p in range(N_PILES):
         h = np.int64(state[HEIGHT + p])
         nd = np.int64(state[DOWN + p])

@@ -11,6 +11,7 @@ import pytest
 from rules import Outcome, get_game
 from rules import zebra as Z
 from rules.layout import Layout, parse_layout
+from tests.support.zebra import col, random_pile, rk
 from rules.moves import CLICK, DRAG, Move
 from rules.referee.zebra import Referee
 from solvers.games import zebra as zs
@@ -34,14 +35,6 @@ OPEN_ONLY = ("|9c 9d Td Th 9h Th Td Kd Kd Jc Jh Tc Js Jc Qd|Ac 2h 3s 4d 5c 6d 7s
 
 
 # ---- helpers ---------------------------------------------------------------------------------
-def col(c):
-    return 1 if (c % 52) // 13 in (1, 2) else 0
-
-
-def rk(c):
-    return c % 13 + 1
-
-
 def blocked_endgame(rng, min_height=8, p_empty=0.0):
     """A valid layout near the edge between won and lost: tall foundations, no pile top that
     goes home, the waste's top cards going nowhere, usually the redeal used up."""
@@ -64,19 +57,9 @@ def blocked_endgame(rng, min_height=8, p_empty=0.0):
     rng.shuffle(rest)
     tab, held = [], []
     for _ in range(8):
-        pile = []
-        if rest and rng.random() >= p_empty:
-            rest.sort(key=lambda c: -rk(c) + rng.random() * 6)
-            pile.append(rest.pop(0))
-            while rng.random() < 0.6:
-                nxt = [c for c in rest if rk(c) + 1 == rk(pile[-1]) and col(c) != col(pile[-1])]
-                if not nxt:
-                    break
-                c = rng.choice(nxt)
-                rest.remove(c)
-                pile.append(c)
-            while pile and homeable(pile[-1]):
-                held.append(pile.pop())
+        pile = random_pile(rng, rest, p_empty, 0.6)
+        while pile and homeable(pile[-1]):
+            held.append(pile.pop())
         tab.append(pile)
     rest += held
     rest.sort(key=lambda c: rk(c) + rng.random() * 3 + 20 * (not homeable(c)))
