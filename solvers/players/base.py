@@ -63,7 +63,7 @@ class Player:
 
     def choose(self, observation, visited=None):
         """The move to play in ``observation``; :class:`rules.errors.IllegalMoveError` when the
-        game is over or no move is left (see :func:`candidate_moves`)."""
+        game is over or no move is left (see :func:`solvers.players.base.candidate_moves`)."""
         raise NotImplementedError
 
     # ---- helpers for subclasses ------------------------------------------------------------
