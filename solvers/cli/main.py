@@ -11,8 +11,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from rules import GAME_NAMES, get_game
-from rules.errors import AisleError, InvalidOptionError
-from rules.registry import get_referee
+from rules.errors import AisleError, IllegalMoveError, InvalidOptionError
+from rules.referee import replay
 from solvers.core.registry import get_solver
 from solvers.core.workers import check_jobs
 from solvers.cli import pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
@@ -105,18 +105,14 @@ def cmd_verify(args):
     args.seed = seed[0] if seed else None
     game, state = start_state(args)
     options = dict(game.resolve_options(parse_options(args.option)))
-    referee = get_referee(game.name)(game.array_to_layout(state.array), options)
     numbering = (args.numbering or game.default_numbering) if args.seed is not None else None
     moves = read_solution(args.solution, game.name, args.seed, numbering)
-    for index, text in enumerate(moves, 1):
-        try:
-            action = str(state.parse_move(text))   # also reads Freecell's standard notation
-            state.apply(action)
-            referee.apply(action)
-        except AisleError as exc:
-            print(one_line(f"move {index} ({text!r}) is illegal: {exc}"))
-            return EXIT_FAILED
-    if referee.won():
+    try:
+        won = replay(state, moves, options)
+    except IllegalMoveError as exc:
+        print(one_line(str(exc)))
+        return EXIT_FAILED
+    if won:
         print(f"valid: {len(moves)} moves replay to a win under the referee")
         return 0
     print(f"not a win: all {len(moves)} moves are legal but the game is not won")
