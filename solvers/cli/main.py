@@ -14,6 +14,8 @@ from rules import GAME_NAMES, get_game
 from rules.errors import AisleError, IllegalMoveError, InvalidOptionError
 from rules.referee import replay
 from solvers.core.registry import get_solver
+from solvers.core.search import compiling
+from solvers.core.solver import check_limits
 from solvers.core.workers import check_jobs
 from solvers.cli import pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
@@ -67,8 +69,11 @@ def solution_json(game, state, args, result, moves):
 
 def cmd_solve(args):
     solver = get_solver(args.game)
-    compiled = solver.ready(args.method, args.rules)   # before dealing, which compiles too
-    game, state = start_state(args)
+    solver.check_method(args.method)                # bad input is refused before anything compiles
+    solver.check_rules(args.rules)
+    check_limits(args.max_nodes, args.timeout, args.max_memory_mb, args.threads)
+    with compiling() as dealing:                    # a seed's first deal compiles its kernel
+        game, state = start_state(args)
     bar = progress_bar(show_progress(args), unit=" positions", unit_scale=True, desc=game.name,
                        delay=1.0, leave=False)
     try:
@@ -78,7 +83,7 @@ def cmd_solve(args):
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
-    result.compile_seconds += compiled
+    result.compile_seconds += dealing.duration if dealing.done else 0.0
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
