@@ -95,12 +95,6 @@ def cmd_hint(args):
 
 # ---- analyze -------------------------------------------------------------------------------
 def cmd_analyze(args):
-    from solvers.players.pimc import MAX_SAMPLES
-
-    if args.player_seed < 0:
-        raise InvalidOptionError(f"--player-seed {args.player_seed} must be 0 or more")
-    if args.samples > MAX_SAMPLES:
-        raise InvalidOptionError(f"--samples {args.samples} is too large: at most {MAX_SAMPLES}")
     game, state = start_state(args)
     if _no_move(state):
         return EXIT_NO_MOVE

@@ -10,7 +10,8 @@ import numpy as np
 
 from rules.game import Outcome
 from solvers.core.registry import get_solver
-from solvers.players.pimc import wins_after
+from solvers.players.base import _whole
+from solvers.players.pimc import MAX_SAMPLES, wins_after
 
 ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
 
@@ -26,7 +27,10 @@ def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET,
     """One row per move of the solver's move set: ``(move, verdict, won, worlds)`` -- the
     thoughtful verdict of the position after the move (``winnable``, ``lost`` or ``unknown``)
     and the sampled worlds (0 when nothing is hidden) in which the move was found to win.
-    Rows come winnable first, then unknown, then lost; within each, most worlds won first."""
+    Rows come winnable first, then unknown, then lost; within each, most worlds won first.
+    ``samples`` is at most pimc's :data:`solvers.players.pimc.MAX_SAMPLES` (the worlds are kept)."""
+    samples = _whole("samples", samples, low=0, high=MAX_SAMPLES)
+    seed = _whole("player seed", seed, low=0)
     solver = get_solver(state.game)
     observation = state.observation()
     worlds = []

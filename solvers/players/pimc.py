@@ -38,7 +38,7 @@ from solvers.core.result import SOLVED
 from solvers.players.base import Player, candidate_moves, ranked_by_value
 
 DEFAULT_SAMPLES, DEFAULT_BUDGET, DEFAULT_CHECKS, DEFAULT_EXTEND = 10, 2000, 3, 3
-MAX_SAMPLES, MAX_EXTEND = 10_000, 100    # at most ~10 MB of worlds per round
+MAX_SAMPLES, MAX_EXTEND = 10_000, 100    #: at most ~10 MB of worlds per round
 CLOSE_SHARE = 0.1           # two candidates this close (share of the worlds) are "close"
 PLANS_PER_MOVE = 2          # plans tried per candidate move: its most common ones
 
