@@ -111,12 +111,7 @@ def play_moves(start, moves):
     """
     states = [start.copy()]
     for number, move in enumerate(moves, 1):
-        state = states[-1].copy()
-        try:
-            state.apply(move)
-        except AisleError as exc:
-            raise IllegalMoveError(f"move {number} ({str(move)!r}) cannot be played: {exc}") from None
-        states.append(state)
+        states.append(_apply(states[-1].copy(), move, number))
     return states
 
 
@@ -190,13 +185,18 @@ def _fresh(state):
     return State.trusted(state.game, state.array.copy())
 
 
-def _play(state, move, number):
-    """``state`` after ``move``, as a State without history; the refusal names the move's number."""
+def _apply(state, move, number):
+    """``state`` after ``move`` (played in place); the refusal names the move's number."""
     try:
         state.apply(move)
     except AisleError as exc:
         raise IllegalMoveError(f"move {number} ({str(move)!r}) cannot be played: {exc}") from None
-    return State.trusted(state.game, state.array)
+    return state
+
+
+def _play(state, move, number):
+    """``state`` after ``move``, as a State without history (see :func:`_apply`)."""
+    return State.trusted(state.game, _apply(state, move, number).array)
 
 
 def _first_pass(start, moves):
