@@ -1,5 +1,5 @@
 """The aisle command: deal, play, hint, analyze, deals, solve, verify, conformance, winrate,
-report, show, replay and warmup.
+report, atlas, show, replay and warmup.
 
 Data goes to stdout, progress and diagnostics to stderr.  Bad input (unknown game, bad seed,
 malformed file) prints one line on stderr and exits 2, never a traceback.
@@ -17,7 +17,7 @@ from solvers.core.registry import get_solver
 from solvers.core.search import compiling
 from solvers.core.solver import check_limits
 from solvers.core.workers import check_jobs
-from solvers.cli import pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
+from solvers.cli import atlas as cli_atlas, pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, PipeSafe, add_game_arg, add_numbering_args, add_position_args,
                          add_progress_args, one_line, parse_options, positive, read_solution,
@@ -219,6 +219,7 @@ def build_parser():
     p.set_defaults(func=cmd_conformance)
 
     cli_winrate.register(sub)
+    cli_atlas.register(sub)
     cli_pictures.register(sub)
 
     p = sub.add_parser("warmup", help="compile every game's kernels now (first run only)",

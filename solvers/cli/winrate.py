@@ -73,20 +73,31 @@ def _terminate(signum, frame):
 
 def cmd_winrate(args):
     """Run :func:`solvers.studies.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
-    from solvers.core.workers import WorkerError
     from solvers.studies.report import format_table, summary_row
     from solvers.studies.winrate import estimate_win_rate
 
-    progress = show_progress(args)
     db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
+    est = interruptible(db, lambda: estimate_win_rate(
+        args.game, args.seeds, numbering=args.numbering, rules=args.rules,
+        options=parse_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
+        jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
+        progress=show_progress(args), retry_unknown=args.retry_unknown, player=_player_spec(args)))
+    if isinstance(est, int):
+        return est
+    print(format_table([summary_row(est.settings, est.stats)]))
+    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
+    return 0
+
+
+def interruptible(db, run):
+    """``run()``'s value, or the exit code when it stops early: SIGTERM is treated as Ctrl-C
+    (130, or 143 for SIGTERM, saying that what ``db`` holds stays), a dead worker gives 1."""
+    from solvers.core.workers import WorkerError
+
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main else None
     try:
-        est = estimate_win_rate(args.game, args.seeds, numbering=args.numbering, rules=args.rules,
-                                options=parse_options(args.option), timeout=args.timeout,
-                                max_nodes=args.max_nodes, jobs=args.jobs, db=db,
-                                batch_size=args.batch_size, dask=args.dask, progress=progress,
-                                retry_unknown=args.retry_unknown, player=_player_spec(args))
+        return run()
     except KeyboardInterrupt as exc:
         kept = "nothing was kept (--no-db)" if db is None else (
             f"the deals stored in {db} stay; the same command continues the run")
@@ -99,9 +110,6 @@ def cmd_winrate(args):
     finally:
         if in_main:
             signal.signal(signal.SIGTERM, previous)
-    print(format_table([summary_row(est.settings, est.stats)]))
-    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
-    return 0
 
 
 def cmd_report(args):

@@ -64,6 +64,10 @@ def solve_batch(settings, seeds):
     (the store writes them as "won" and "lost"), length the moves of a won game."""
     if settings.get("player"):
         return _play_batch(settings, np.ascontiguousarray(seeds, dtype=np.int64))
+    if settings.get("atlas"):
+        from solvers.studies.atlas_build import atlas_batch
+
+        return atlas_batch(settings, np.ascontiguousarray(seeds, dtype=np.int64))
     solver = get_solver(settings["game"])
     limits = check_limits(settings["max_nodes"], settings["timeout"])
     return solver.solve_columns(seeds, settings["numbering"], settings["options"], settings["rules"], limits)

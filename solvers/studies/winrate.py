@@ -159,7 +159,7 @@ def _dask_address(dask):
 
 def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeout=None,
                       max_nodes=None, jobs=None, db=None, batch_size=None, dask=None, progress=False,
-                      retry_unknown=False, confidence=0.95, player=None):
+                      retry_unknown=False, confidence=0.95, player=None, extra=None):
     """Solve the deals ``seeds`` of ``game`` and estimate its win rate; returns an :class:`Estimate`.
 
     ``seeds``: text such as ``"1-1000,5000"``, an int, a range or integers.  ``db``: path of the
@@ -168,13 +168,16 @@ def estimate_win_rate(game, seeds, *, numbering=None, rules="aisleriot", options
     scheduler address or ``"local"``.  ``retry_unknown``: solve again the deals stored as unknown
     (with the same limits).  ``progress``: a tqdm bar on stderr.  ``player``: a dict (``name``,
     ``seed``, parameters) to play every deal with that auto-player instead of solving it; its
-    games are won or lost, and the run is kept apart from the solver's.  Every bad argument raises an
+    games are won or lost, and the run is kept apart from the solver's.  ``extra``: settings beyond
+    these that change what a batch computes (an atlas build's, :mod:`solvers.studies.atlas_build`),
+    which also keep the run apart.  Every bad argument raises an
     :class:`rules.errors.AisleError` subclass quoting it, before anything is solved or written.
     """
     started = time.perf_counter()
     if numbering is not None and (not isinstance(numbering, str) or not numbering):
         raise InvalidSeedError(f"numbering {shorten(numbering)} must be a numbering name such as 'aisleriot'")
     settings = make_settings(game, numbering, rules, options, timeout, max_nodes, player)
+    settings.update(extra or {})
     if settings["max_nodes"] is not None and settings["max_nodes"] > MAX_NODES:
         raise InvalidOptionError(f"max_nodes {settings['max_nodes']!r} is more than 64-bit counters "
                                  f"hold (at most {MAX_NODES})")

@@ -1,0 +1,206 @@
+"""Building the atlas: every seed of a range solved once, each solution replayed by the referee,
+a sample of the unsolvable verdicts re-checked by a plain search, all kept in the results store.
+
+A build is a win-rate run (:func:`solvers.studies.winrate.estimate_win_rate`: resumable, on
+every core or a Dask cluster, with a progress bar) whose settings carry ``"atlas"``, so its rows
+are kept apart from an ordinary run's and :func:`atlas_batch` solves them: the game's default
+method, every solution replayed by the game's independent referee before the batch is returned
+(a refused replay fails the batch, so nothing unverified is stored) and its length counted in
+atomic moves.  Retrying the unknown seeds with longer limits (and ``threads``) is another run of
+the same variant; :mod:`solvers.studies.atlas_pack` merges the runs, and a seed stays unknown
+only when every run left it unknown.
+
+The re-check (:func:`check_unsolvable`) is a run whose settings carry ``"check": "plain"``:
+:func:`plain_search` searches a deal again with the engine's own kernels only (every action
+Aisleriot accepts, no pruning rule, no solver hash or heuristic) under a time limit.  Its
+verdict is ``unsolvable`` (confirmed), ``unknown`` (ran out of time or states) or ``solved``
+(a contradiction, which packing refuses).
+"""
+import math
+import time
+
+import numpy as np
+
+from rules import get_game
+from rules.errors import InvalidOptionError
+from rules.kernel_types import Outcome
+from solvers.core.registry import get_solver
+from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, VERDICT_CODE
+from solvers.core.solver import empty_columns
+from solvers.core.workers import default_jobs
+from solvers.studies.dispatch import make_settings
+from solvers.studies.seeds import SeedSet, parse_seeds
+from solvers.studies.store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
+from solvers.studies.winrate import estimate_win_rate
+
+ATLAS_RUN = 1              #: what an atlas run stores: verified solutions, lengths in atomic moves
+CHECK_SHARE = 0.01         #: share of the unsolvable verdicts re-checked (at least)
+CHECK_ALL_UP_TO = 100      #: every unsolvable verdict is re-checked when there are at most this many
+CHECK_SEED = 20261205      #: the sample of verdicts to re-check is drawn with this seed
+CHECK_TIMEOUT = 10.0       #: seconds a plain search gets by default
+PLAIN_MAX_STATES = 5_000_000   #: a plain search's bound on stored positions (about 0.5 GB)
+
+
+def variant_settings(game, numbering=None, rules="aisleriot", options=None):
+    """The settings that say which deals a variant is: game, numbering, rule mode, options."""
+    s = make_settings(game, numbering, rules, options)
+    return {k: s[k] for k in ("game", "numbering", "rules", "options")}
+
+
+def same_variant(run, variant):
+    return all(run.get(k) == v for k, v in variant.items())
+
+
+def atlas_runs(store, variant, check=False):
+    """The runs of ``store`` that built (or, with ``check``, re-checked) ``variant``."""
+    return [r for r in store.runs() if r.get("atlas") == ATLAS_RUN and same_variant(r, variant)
+            and bool(r.get("check")) == check]
+
+
+def build(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeout=None,
+          max_nodes=None, threads=1, retry_unknown=False, db, jobs=None, dask=None, progress=False):
+    """Solve and verify every seed of ``seeds`` not yet in the store ``db`` for this variant and
+    these limits (an :class:`solvers.studies.winrate.Estimate`).  ``retry_unknown``: only the
+    seeds that every earlier run of the variant left unknown, under the (longer) limits given.
+    ``threads`` > 1 gives each search that many cores (one search at a time)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidOptionError(f"threads {threads!r} must be a whole number of at least 1")
+    variant = variant_settings(game, numbering, rules, options)
+    seedset = parse_seeds(seeds, variant["numbering"])
+    if retry_unknown:
+        with ResultsStore(db) as store:
+            seedset = undecided(store, variant, seedset)
+        if not seedset:
+            return None
+    extra = {"atlas": ATLAS_RUN, "threads": threads if threads > 1 else None}
+    solver = get_solver(variant["game"])
+    return estimate_win_rate(variant["game"], seedset, numbering=variant["numbering"], rules=rules,
+                             options=variant["options"], timeout=timeout, max_nodes=max_nodes,
+                             jobs=1 if threads > 1 else (jobs or default_jobs()), db=db, dask=dask,
+                             progress=progress, extra=extra,
+                             batch_size=1000 if solver.IN_PROCESS else None)
+
+
+def undecided(store, variant, seedset):
+    """The seeds of ``seedset`` stored for ``variant`` that no atlas run decided."""
+    unknown, decided = set(), set()
+    for run in atlas_runs(store, variant):
+        cols = store.arrays(run["run_id"])
+        inside = in_seedset(cols["seed"], seedset)
+        seeds, verdicts = cols["seed"][inside], cols["verdict"][inside]
+        unknown.update(seeds[verdicts == UNKNOWN_CODE].tolist())
+        decided.update(seeds[verdicts != UNKNOWN_CODE].tolist())
+    return SeedSet.from_iterable(sorted(unknown - decided))
+
+
+def in_seedset(seeds, seedset):
+    """Boolean mask of the entries of the array ``seeds`` that are in ``seedset``."""
+    inside = np.zeros(seeds.shape, bool)
+    for lo, hi in seedset.ranges:
+        inside |= (seeds >= lo) & (seeds <= hi)
+    return inside
+
+
+def atlas_batch(settings, seeds):
+    """Solve ``seeds`` under an atlas run's ``settings`` (see the module docstring): a batch of
+    columns whose ``length`` is the atomic length of a solution the referee replayed."""
+    if settings.get("check"):
+        return _check_batch(settings, seeds)
+    solver = get_solver(settings["game"])
+    out = empty_columns(seeds)
+    kw = dict(rules=settings["rules"], timeout=settings["timeout"], max_nodes=settings["max_nodes"])
+    threads = settings.get("threads") or 1
+    if threads == 1:
+        results = solver.solve_many(seeds.tolist(), numbering=settings["numbering"],
+                                    options=settings["options"], **kw)
+    else:
+        results = (solver.solve(solver.start_state(seed, settings["numbering"], settings["options"]),
+                                threads=threads, **kw) for seed in seeds.tolist())
+    for i, result in enumerate(results):
+        out["verdict"][i] = VERDICT_CODE[result.verdict]
+        out["nodes"][i] = int(result.nodes_expanded)
+        out["seconds"][i] = result.seconds
+        if result.solved:
+            result.verify()                  # raises on a refused move: the batch is not stored
+            out["length"][i] = int(result.atomic_length)
+    return out
+
+
+# ---- re-checking unsolvable verdicts --------------------------------------------------------------
+def check_sample(unsolvable_seeds, share=CHECK_SHARE):
+    """The seeds to re-check: all of them when there are at most ``CHECK_ALL_UP_TO``, else a
+    random ``share`` of them (at least ``CHECK_ALL_UP_TO``), drawn with ``CHECK_SEED``."""
+    seeds = np.unique(np.asarray(unsolvable_seeds, dtype=np.int64))
+    want = max(CHECK_ALL_UP_TO, math.ceil(share * seeds.size))
+    if seeds.size <= want:
+        return seeds
+    return np.sort(np.random.default_rng(CHECK_SEED).choice(seeds, want, replace=False))
+
+
+def unsolvable_seeds(store, variant):
+    """Every seed an atlas run of ``variant`` found unsolvable."""
+    found = [store.arrays(r["run_id"]) for r in atlas_runs(store, variant)]
+    return np.unique(np.concatenate([c["seed"][c["verdict"] == UNSOLVABLE_CODE] for c in found]
+                                    or [np.empty(0, np.int64)]))
+
+
+def check_unsolvable(game, *, numbering=None, rules="aisleriot", options=None, timeout=CHECK_TIMEOUT,
+                     share=CHECK_SHARE, db, jobs=None, progress=False):
+    """Re-check a sample (:func:`check_sample`) of the variant's unsolvable verdicts with
+    :func:`plain_search`; an Estimate of the check run (None when there is nothing to check)."""
+    variant = variant_settings(game, numbering, rules, options)
+    with ResultsStore(db) as store:
+        seeds = check_sample(unsolvable_seeds(store, variant), share)
+    if seeds.size == 0:
+        return None
+    return estimate_win_rate(variant["game"], seeds, numbering=variant["numbering"], rules=rules,
+                             options=variant["options"], timeout=timeout, jobs=jobs or default_jobs(),
+                             db=db, progress=progress, extra={"atlas": ATLAS_RUN, "check": "plain"},
+                             batch_size=1)
+
+
+def _check_batch(settings, seeds):
+    game = get_game(settings["game"])
+    out = empty_columns(seeds)
+    for i, seed in enumerate(seeds.tolist()):
+        start = game.deal(seed, settings["numbering"], **settings["options"])
+        verdict, states, seconds = plain_search(start, settings["rules"], settings["timeout"])
+        out["verdict"][i], out["nodes"][i], out["seconds"][i] = VERDICT_CODE[verdict], states, seconds
+        out["length"][i] = 0 if verdict == SOLVED else -1
+    return out
+
+
+def plain_search(state, rules="aisleriot", timeout=CHECK_TIMEOUT, max_states=PLAIN_MAX_STATES):
+    """Depth-first search of every position reachable from ``state`` with the engine's kernels
+    alone: every action Aisleriot accepts (``faithful=1``), positions told apart by the rules'
+    canonical hash, no pruning.  In ``aisleriot`` mode a position Aisleriot ends (lost) has no
+    moves.  ``(verdict, positions seen, seconds)``; a limit gives ``unknown``."""
+    k = state.game.kernels
+    t0 = time.perf_counter()
+    deadline = t0 + (timeout if timeout is not None else math.inf)
+    strict = rules == "aisleriot"
+    buf = np.empty(state.game.max_moves, np.int32)
+    root = state.array.copy()
+    seen = {int(k.hash(root))}
+    stack = [root]
+    verdict, popped = UNSOLVABLE, 0
+    while stack:
+        pos = stack.pop()
+        popped += 1
+        if k.won(pos):
+            verdict = SOLVED
+            break
+        if strict and k.status(pos) != Outcome.ONGOING:
+            continue
+        if len(seen) > max_states or (popped & 255 == 0 and time.perf_counter() > deadline):
+            verdict = UNKNOWN
+            break
+        n = k.legal_moves(pos, buf, 1)
+        for move in buf[:n].tolist():
+            child = pos.copy()
+            k.apply(child, move)
+            h = int(k.hash(child))
+            if h not in seen:
+                seen.add(h)
+                stack.append(child)
+    return verdict, len(seen), time.perf_counter() - t0
