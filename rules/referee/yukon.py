@@ -8,6 +8,7 @@ from rules.cards import rank, suit, colour
 from rules.errors import IllegalMoveError, InvalidOptionError
 from rules.game import Outcome
 from rules.layout import Layout
+from rules.moves import DBL, DRAG, Move
 
 FOUNDATIONS = [0, 8, 9, 10]
 TABLEAU = [1, 2, 3, 4, 5, 6, 7]
@@ -81,15 +82,24 @@ class Referee:
             card, _ = self.slots[s][-1]
             self.slots[s][-1] = (card, True)
 
+    def _accepts(self, move):
+        """Whether ``move`` is one of :meth:`legal_actions`: the same tests, for one action."""
+        s = move.src
+        if s not in TABLEAU:
+            return False
+        if move.kind == DBL:
+            return self._dbl_target(s) is not None
+        return (move.kind == DRAG and 0 <= move.dst < 11 and self._can_pick(s, move.n)
+                and self._can_drop(s, move.n, move.dst))
+
     def apply(self, action):
-        if action not in self.legal_actions():
+        move = Move.parse(action)   # raises IllegalMoveError on bad text
+        if not self._accepts(move):
             raise IllegalMoveError(f"Yukon refuses {action!r}")
-        parts = action.split()
-        if parts[0] == "dbl":
-            s = int(parts[1])
-            self._move(s, 1, self._dbl_target(s))
+        if move.kind == DBL:
+            self._move(move.src, 1, self._dbl_target(move.src))
         else:
-            self._move(int(parts[1]), int(parts[2]), int(parts[3]))
+            self._move(move.src, move.n, move.dst)
 
     # ---- verdicts --------------------------------------------------------------------------
     def won(self):

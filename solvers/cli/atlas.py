@@ -2,7 +2,7 @@
 
 ``build`` and ``check`` are resumable win-rate runs (:mod:`solvers.studies.atlas_build`), so
 SIGTERM and Ctrl-C keep what is stored as ``aisle winrate`` does; ``pack`` writes the compact
-file the package ships (:mod:`solvers.studies.atlas_pack`); ``info`` and ``lookup`` read the
+file the package ships (:mod:`solvers.atlas.pack`); ``info`` and ``lookup`` read the
 shipped atlas (:mod:`solvers.atlas`).
 """
 import json
@@ -116,7 +116,7 @@ def _report(est, nothing):
 
 
 def cmd_pack(args):
-    from solvers.studies.atlas_pack import pack
+    from solvers.atlas.pack import pack
 
     path, atlas = pack(args.game, args.seeds, db=args.db, numbering=args.numbering, rules=args.rules,
                        options=parse_options(args.option), out=args.out, note=args.build_note)

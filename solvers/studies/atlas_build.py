@@ -7,7 +7,7 @@ are kept apart from an ordinary run's and :func:`atlas_batch` solves them: the g
 method, every solution replayed by the game's independent referee before the batch is returned
 (a refused replay fails the batch, so nothing unverified is stored) and its length counted in
 atomic moves.  Retrying the unknown seeds with longer limits (and ``threads``) is another run of
-the same variant; :mod:`solvers.studies.atlas_pack` merges the runs, and a seed stays unknown
+the same variant; :mod:`solvers.atlas.pack` merges the runs, and a seed stays unknown
 only when every run left it unknown.
 
 The re-check (:func:`check_unsolvable`) is a run whose settings carry ``"check": "plain"``:

@@ -145,6 +145,28 @@ def test_random_playouts_match_referee():
     assert positions > 500
 
 
+def test_referee_accepts_exactly_its_listed_actions():
+    """The referee's apply checks one action with the same tests legal_actions lists them by:
+    every action of every slot pair and group size is accepted exactly when listed."""
+    rnd = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        referee = Referee(random_position(rnd))
+        listed = set(referee.legal_actions())
+        every = [f"drag {s} {n} {d}" for s in range(11) for n in range(1, 20) for d in range(11)]
+        every += [f"dbl {s}" for s in range(11)] + [f"click {s}" for s in range(11)]
+        for action in every:
+            trial = copy.deepcopy(referee)
+            try:
+                trial.apply(action)
+                accepted = True
+            except IllegalMoveError:
+                accepted = False
+            assert accepted == (action in listed), action
+            checked += accepted
+    assert checked > 100
+
+
 def random_position(rnd):
     """A valid, run-rich Yukon position (stresses the hint's recursion): foundations random
     same-suit runs, tableau built from chunks that mostly follow alternating-colour order."""
