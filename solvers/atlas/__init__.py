@@ -12,8 +12,9 @@ A file is one magic line, one line of JSON (the header: variant, range, counts, 
 how it was verified and built, the columns) and an xz-compressed payload of per-seed columns:
 ``verdict`` (0 unknown, 1 winnable, 2 unsolvable), ``length`` (atomic moves, 0 unless
 winnable), ``nodes`` and ``micros`` (search effort on a log scale, one byte each: see
-:func:`log_byte`) and optionally ``grade`` (0 none, 1 easy, 2 medium, 3 hard).  Reading checks
-the payload's SHA-256 and the column sizes (a corrupt file is refused), and the first lookup
+:func:`log_byte`) and optionally ``won`` over the graded seeds at the start of the range (0 not
+graded, else 1 + the no-peek games won of the header's ``grades.games``).  Reading checks
+the file's SHA-256 (header and payload) and the column sizes (a corrupt file is refused), and the first lookup
 deals sample seeds and compares them with the digest the file was built on, so a rules change
 that changes a deal makes every lookup fail loudly rather than answer for other deals.
 """
@@ -29,6 +30,8 @@ import numpy as np
 
 from rules import get_game
 from rules.errors import AisleError, InvalidSeedError
+from solvers.players.grading import grade_of
+from solvers.studies.seeds import SeedSet
 from solvers.studies.stats import win_rate
 
 MAGIC = b"AISLE-ATLAS 1\n"
@@ -36,7 +39,6 @@ DATA_DIR = pathlib.Path(__file__).parent / "data"
 SUFFIX = ".atlas"
 WINNABLE, UNSOLVABLE, UNKNOWN, NOT_COVERED = "winnable", "unsolvable", "unknown", "not covered"
 VERDICT_NAMES = (UNKNOWN, WINNABLE, UNSOLVABLE)            # by code, as the results store codes them
-GRADE_NAMES = (None, "easy", "medium", "hard")             # by code
 LOG_STEPS = 8              #: effort bytes: 8 steps an octave (9% apart)
 DIGEST_SEEDS = 16          #: seeds dealt to fingerprint the deals an atlas was built on
 
@@ -87,6 +89,8 @@ class Entry:
     nodes: int = None
     seconds: float = None
     grade: str = None               # easy | medium | hard, where the atlas grades the seed
+    won: int = None                 # no-peek games won of ``games`` (the grade's measure)
+    games: int = None
 
     @property
     def winnable(self):
@@ -103,7 +107,7 @@ class Entry:
         if self.length is not None:
             parts.append(f"{self.length} atomic moves")
         if self.grade:
-            parts.append(self.grade)
+            parts.append(f"{self.grade} ({self.won}/{self.games} no-peek games won)")
         if self.nodes is not None:
             parts.append(f"about {self.nodes:,} nodes, {self.seconds:.3g} s to decide")
         return ", ".join(parts)
@@ -141,15 +145,16 @@ class Atlas:
             count = int(header["count"])
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             raise AtlasError(f"atlas file {where!r} has a corrupt header ({exc})") from None
-        if end < 0 or hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
-            raise AtlasError(f"atlas file {where!r} is corrupt: its data does not match its checksum")
+        if end < 0 or not isinstance(header, dict) or _checksum(header, payload) != header.get("sha256"):
+            raise AtlasError(f"atlas file {where!r} is corrupt: it does not match its checksum")
         try:
             raw = lzma.decompress(payload)
         except lzma.LZMAError as exc:
             raise AtlasError(f"atlas file {where!r} is corrupt: {exc}") from None
         columns, at = {}, 0
         for name, dtype, size in specs:
-            if size % dtype.itemsize or (name != "grade" and size // dtype.itemsize != count):
+            if size % dtype.itemsize or size // dtype.itemsize > count or (
+                    name != "won" and size // dtype.itemsize != count):
                 raise AtlasError(f"atlas file {where!r}: column {name!r} has {size} bytes for {count} seeds")
             columns[name] = np.frombuffer(raw, dtype, size // dtype.itemsize, at)
             at += size
@@ -163,9 +168,9 @@ class Atlas:
         header["columns"] = [[n, c.dtype.str, int(c.nbytes)] for n, c in self.columns.items()]
         payload = lzma.compress(b"".join(np.ascontiguousarray(c).tobytes() for c in self.columns.values()),
                                 preset=9 | lzma.PRESET_EXTREME)
-        header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+        header["sha256"] = _checksum(header, payload)
         self.header = header
-        return MAGIC + json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n" + payload
+        return MAGIC + _canonical(header) + b"\n" + payload
 
     # ---- which deals ---------------------------------------------------------------------------
     def variant(self):
@@ -202,13 +207,21 @@ class Atlas:
         c = self.columns
         verdict = VERDICT_NAMES[int(c["verdict"][i])]
         nodes, micros = from_log_byte([c["nodes"][i], c["micros"][i]])
-        grade = None
-        if "grade" in c and i < c["grade"].shape[0]:
-            grade = GRADE_NAMES[int(c["grade"][i])]
+        won = self.games_won(seed)
+        games = self.header["grades"]["games"] if won is not None else None
         return Entry(self.game, seed, verdict,
                      length=int(c["length"][i]) if verdict == WINNABLE else None,
                      nodes=None if math.isnan(nodes) else int(round(nodes)),
-                     seconds=None if math.isnan(micros) else micros / 1e6, grade=grade)
+                     seconds=None if math.isnan(micros) else float(micros) / 1e6,
+                     grade=None if won is None else grade_of(won, games), won=won, games=games)
+
+    def games_won(self, seed):
+        """No-peek games won on a graded winnable ``seed``, or None."""
+        i = int(seed) - self.first
+        won = self.columns.get("won")
+        if won is None or not 0 <= i < won.shape[0] or won[i] == 0:
+            return None
+        return int(won[i]) - 1
 
     def verdict_codes(self, lo, hi):
         """The verdict codes of seeds ``lo .. hi`` (clipped to the range) and the first seed."""
@@ -218,27 +231,24 @@ class Atlas:
             return np.empty(0, np.uint8), lo
         return self.columns["verdict"][lo - self.first:hi - self.first + 1], lo
 
-    def winnable_seeds(self, start, count, grade=None):
-        """Up to ``count`` winnable seeds from ``start`` on (of ``grade``, if given), ascending,
-        and the first seed not looked at (``last + 1`` when the range ran out)."""
-        self.check_deals()
-        if start > self.last:
-            return [], start
-        lo = max(start, self.first) - self.first
-        ok = self.columns["verdict"][lo:] == 1
-        if grade is not None:
-            g = self.columns.get("grade", np.empty(0, np.uint8))[lo:]
-            ok = ok[:g.shape[0]] & (g == GRADE_NAMES.index(grade))
-        idx = np.flatnonzero(ok)[:count]
-        if idx.shape[0] < count:
-            scanned_to = self.first + lo + ok.shape[0]
-        else:
-            scanned_to = self.first + lo + int(idx[-1]) + 1
-        return (idx + lo + self.first).tolist(), scanned_to
-
     def graded_last(self):
-        """The last seed with a grade (first - 1 when none is graded)."""
-        return self.first + self.columns.get("grade", np.empty(0)).shape[0] - 1
+        """The last seed graded (``first - 1`` when none is)."""
+        return self.first + self.columns.get("won", np.empty(0)).shape[0] - 1
+
+    def split(self, seedset):
+        """``(counts, rest)``: the verdict counts of the seeds of ``seedset`` this atlas covers,
+        and the SeedSet of the others (None when it covers them all)."""
+        self.check_deals()
+        counts = dict.fromkeys((WINNABLE, UNSOLVABLE, UNKNOWN), 0)
+        rest = []
+        for lo, hi in seedset.ranges:
+            a, b = max(lo, self.first), min(hi, self.last)
+            if a <= b:
+                v = self.columns["verdict"][a - self.first:b - self.first + 1]
+                for code, name in enumerate(VERDICT_NAMES):
+                    counts[name] += int(np.count_nonzero(v == code))
+            rest += [(x, y) for x, y in ((lo, min(hi, self.first - 1)), (max(lo, self.last + 1), hi)) if x <= y]
+        return counts, (SeedSet(rest) if rest else None)
 
     # ---- summaries -----------------------------------------------------------------------------
     def counts(self):
@@ -260,6 +270,7 @@ class Atlas:
         i, c = self.info(), self.counts()
         v = i["verification"]
         rate = win_rate(c[WINNABLE], c[UNSOLVABLE], c[UNKNOWN])
+        limit = f" ({v['check_timeout']:g} s each)" if v["check_timeout"] else ""
         lines = [f"{i['atlas']}: seeds {self.first}-{self.last} ({self.count:,} deals)",
                  f"  winnable {c[WINNABLE]:,}, unsolvable {c[UNSOLVABLE]:,}, unknown {c[UNKNOWN]:,}; "
                  f"win rate {rate.text()} (95% Wilson interval, unknown counted both ways)"]
@@ -269,7 +280,7 @@ class Atlas:
             lines.append(f"  unsolvable seeds: {', '.join(map(str, i['unsolvable_seeds'])) or 'none'}")
         lines.append(f"  verified: {v['replayed']:,} solutions replayed by the referee; "
                      f"{v['checked']:,} of {c[UNSOLVABLE]:,} unsolvable verdicts re-checked by a plain "
-                     f"search ({v['check_timeout']:g} s each): {v['confirmed']:,} confirmed, "
+                     f"search{limit}: {v['confirmed']:,} confirmed, "
                      f"{v['out_of_time']:,} out of time, {v['contradicted']} contradicted")
         if i["graded"]:
             g = i["graded"]
@@ -278,6 +289,16 @@ class Atlas:
         lines.append(f"  built with library {b['library_version']}, limits {b['limits']}; "
                      f"{b['search_seconds']:,.0f} s of search" + (f"; {b['note']}" if b.get("note") else ""))
         return "\n".join(lines)
+
+
+def _canonical(header):
+    return json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _checksum(header, payload):
+    """SHA-256 of the header (without its checksum) and the payload: any damage shows."""
+    return hashlib.sha256(_canonical({k: v for k, v in header.items() if k != "sha256"}) + b"\n"
+                          + payload).hexdigest()
 
 
 def variant_name(game, numbering, rules, options):
@@ -306,20 +327,36 @@ def shipped():
     return [_load(p) for p in sorted(DATA_DIR.glob("*" + SUFFIX))]
 
 
+def shipped_path(game, numbering, rules, options):
+    """Where the package keeps the atlas file of a variant."""
+    return DATA_DIR / (variant_name(game, numbering, rules, options) + SUFFIX)
+
+
 def find(game, numbering=None, rules="aisleriot", options=None):
     """The shipped :class:`Atlas` of a variant, or None.  Only that file is read."""
     g = get_game(game)
     numbering = g.default_numbering if numbering is None else numbering
-    path = DATA_DIR / (variant_name(g.name, numbering, rules, g.resolve_options(options)) + SUFFIX)
+    path = shipped_path(g.name, numbering, rules, g.resolve_options(options))
     return _load(path) if path.exists() else None
 
 
-def lookup(game, seed, numbering=None, rules="aisleriot", options=None):
-    """What the shipped atlas says of ``seed``: an :class:`Entry` (``not covered`` when no
-    atlas covers it)."""
+def lookup(game, seed, numbering=None, rules="aisleriot", options=None, compute=False, timeout=10.0):
+    """What the shipped atlas says of ``seed``: an :class:`Entry`, ``not covered`` when no atlas
+    covers it, unless ``compute``: then the seed is solved now (within ``timeout`` seconds; the
+    solution replayed by the referee) and the Entry says what that found."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise InvalidSeedError(f"seed {seed!r} must be a whole number")
-    atlas = find(game, numbering, rules, options)
-    if atlas is None:
-        return Entry(get_game(game).name, int(seed), NOT_COVERED)
-    return atlas.entry(seed)
+    g = get_game(game)
+    atlas = find(g.name, numbering, rules, options)
+    entry = atlas.entry(seed) if atlas is not None else Entry(g.name, int(seed), NOT_COVERED)
+    if entry.verdict != NOT_COVERED or not compute:
+        return entry
+    from solvers.core.registry import get_solver
+
+    state = g.deal(int(seed), numbering, **(options or {}))
+    result = get_solver(g).solve(state, rules=rules, timeout=timeout)
+    if result.solved:
+        result.verify()
+    verdict = {"solved": WINNABLE, "unsolvable": UNSOLVABLE}.get(result.verdict, UNKNOWN)
+    return Entry(g.name, int(seed), verdict, length=result.atomic_length if result.solved else None,
+                 nodes=int(result.nodes_expanded), seconds=result.seconds)

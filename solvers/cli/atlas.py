@@ -65,6 +65,10 @@ def register(subparsers):
     p = sub.add_parser("lookup", formatter_class=Formatter, help="a seed's verdict from the shipped atlas")
     _variant_args(p)
     p.add_argument("seed", type=int, help="seed (or deal number in --numbering)")
+    p.add_argument("--no-compute", action="store_true", help="say 'not covered' instead of solving a seed "
+                                                               "the atlas does not cover")
+    p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=10.0,
+                   help="seconds to solve a seed the atlas does not cover")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_lookup)
 
@@ -138,10 +142,14 @@ def cmd_info(args):
 
 
 def cmd_lookup(args):
-    from solvers.atlas import lookup
+    from solvers.atlas import NOT_COVERED, lookup
 
-    entry = lookup(args.game, args.seed, numbering=args.numbering, rules=args.rules,
-                   options=parse_options(args.option))
+    where = dict(numbering=args.numbering, rules=args.rules, options=parse_options(args.option))
+    entry = lookup(args.game, args.seed, **where)
+    if entry.verdict == NOT_COVERED and not args.no_compute:
+        sys.stderr.write(f"aisle: {entry.game} seed {args.seed} is not covered by the atlas; solving it "
+                         f"(at most {args.timeout:g} s)\n")
+        entry = lookup(args.game, args.seed, **where, compute=True, timeout=args.timeout)
     if args.format == "json":
         json.dump(entry.as_dict(), sys.stdout)
         sys.stdout.write("\n")

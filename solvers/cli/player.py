@@ -119,6 +119,7 @@ def cmd_analyze(args):
 
 # ---- deals ---------------------------------------------------------------------------------
 def cmd_deals(args):
+    from solvers.atlas import find as find_atlas
     from solvers.studies.deal_book import DealBook
 
     if not args.winnable:
@@ -134,30 +135,51 @@ def cmd_deals(args):
     numbering = args.numbering or game.default_numbering
     parse_seeds(args.from_seed, numbering)               # --from within the seed space
     last = min(args.from_seed + args.max_seeds - 1, SEED_SPACE_END[numbering])
-    found = checked = 0
+    atlas = None if args.no_atlas else find_atlas(game.name, numbering, options=parse_options(args.option))
+    found = checked = from_atlas = 0
     db = None if args.no_db else (args.db or DEFAULT_DB)
     with DealBook(args.game, db=db, numbering=args.numbering, options=parse_options(args.option),
                   timeout=args.timeout, games=args.games) as book:
         for seed in range(args.from_seed, last + 1):
             checked += 1
-            deal = book.grade(seed)
+            deal = _atlas_deal(atlas, seed, args.games)
+            if deal is not None:
+                from_atlas += 1
+            elif atlas is not None and atlas.covers(seed) and atlas.entry(seed).verdict == "unsolvable":
+                continue                                  # proven by the atlas: nothing to solve
+            else:
+                deal = book.grade(seed)
             if deal is None:
                 continue
-            print(f"# seed {seed}: winnable, no-peek games won {deal.won}/{args.games}: {deal.grade}",
+            print(f"# seed {seed}: winnable, no-peek games won {deal.won}/{deal.games}: {deal.grade}",
                   file=sys.stderr, flush=True)
             if args.difficulty and deal.grade != args.difficulty:
                 continue
-            print(f"{seed} {deal.grade} {deal.won}/{args.games}", flush=True)
+            print(f"{seed} {deal.grade} {deal.won}/{deal.games}", flush=True)
             found += 1
             if found >= args.count:
                 break
     if found < args.count and last == SEED_SPACE_END[numbering]:
         print(f"# the {numbering} seeds end at {last}", file=sys.stderr)
     kind = f"{args.difficulty} " if args.difficulty else ""
+    source = (f"; {from_atlas} graded seeds read from the atlas ({atlas.header['grades']['by']})"
+              if from_atlas else "")
     print(f"# {found} winnable {kind}{book.game.name} deals among {checked} seeds from {args.from_seed} "
           f"(grade: share of {args.games} {book.player} games won; verdicts and games "
-          f"{'not kept' if args.no_db else 'kept in ' + book.where})", file=sys.stderr)
+          f"{'not kept' if args.no_db else 'kept in ' + book.where}{source})", file=sys.stderr)
     return 0 if found >= args.count else EXIT_NO_MOVE
+
+
+def _atlas_deal(atlas, seed, games):
+    """The GradedDeal the atlas gives ``seed`` (graded there with ``games`` games), else None."""
+    from solvers.studies.deal_book import GradedDeal
+
+    if atlas is None or not atlas.covers(seed):
+        return None
+    entry = atlas.entry(seed)
+    if entry.grade is None or entry.games != games:
+        return None
+    return GradedDeal(seed, entry.won, entry.games, entry.grade)
 
 
 # ---- registration --------------------------------------------------------------------------
@@ -209,6 +231,8 @@ def register(sub):
     p.add_argument("--games", type=int, default=4, help="no-peek games played to grade a deal")
     p.add_argument("--db", default=None, help=f"SQLite results store read and filled (default: {DEFAULT_DB})")
     p.add_argument("--no-db", action="store_true", help="keep nothing: solve and play every deal afresh")
+    p.add_argument("--no-atlas", action="store_true",
+                   help="grade every deal afresh instead of reading the shipped atlas where it covers the seeds")
     p.add_argument("--timeout", type=positive(float), default=10.0,
                    help="seconds for the thoughtful solve of each deal")
     add_numbering_args(p)

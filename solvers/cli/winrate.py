@@ -48,6 +48,8 @@ def register(subparsers):
     add_player_args(p, "play every deal with this auto-player instead of solving it (thoughtful peeks "
                        "at hidden cards); its games are won or lost, in a run of their own")
     p.add_argument("--retry-unknown", action="store_true", help="solve again the deals stored as unknown")
+    p.add_argument("--no-atlas", action="store_true",
+                   help="solve every seed instead of reading the ones the shipped atlas covers")
     add_progress_args(p)
     p.set_defaults(func=cmd_winrate)
 
@@ -72,20 +74,46 @@ def _terminate(signum, frame):
 
 
 def cmd_winrate(args):
-    """Run :func:`solvers.studies.winrate.estimate_win_rate`; the table on stdout, what was done on stderr."""
+    """Run :func:`solvers.studies.winrate.estimate_win_rate`; the table on stdout, what was done on
+    stderr.  Seeds the shipped atlas covers are read from it (unless ``--no-atlas``, a player, or
+    --retry-unknown) and only the others are solved."""
     from solvers.studies.report import format_table, summary_row
+    from solvers.studies.dispatch import make_settings
+    from solvers.studies.seeds import parse_seeds
+    from solvers.studies.stats import win_rate
     from solvers.studies.winrate import estimate_win_rate
 
     db = None if args.no_db else (DEFAULT_DB if args.db is None else args.db)
-    est = interruptible(db, lambda: estimate_win_rate(
-        args.game, args.seeds, numbering=args.numbering, rules=args.rules,
-        options=parse_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
-        jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
-        progress=show_progress(args), retry_unknown=args.retry_unknown, player=_player_spec(args)))
-    if isinstance(est, int):
-        return est
-    print(format_table([summary_row(est.settings, est.stats)]))
-    sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
+    player = _player_spec(args)
+    settings = make_settings(args.game, args.numbering, args.rules, parse_options(args.option),
+                             args.timeout, args.max_nodes, player)
+    seeds = parse_seeds(args.seeds, settings["numbering"])
+    counts, rest, atlas = {"winnable": 0, "unsolvable": 0, "unknown": 0}, seeds, None
+    if not (args.no_atlas or player or args.retry_unknown):
+        from solvers.atlas import find
+
+        atlas = find(settings["game"], settings["numbering"], settings["rules"], settings["options"])
+        if atlas is not None:
+            counts, rest = atlas.split(seeds)
+    est = None
+    if rest is not None:
+        est = interruptible(db, lambda: estimate_win_rate(
+            args.game, rest, numbering=args.numbering, rules=args.rules,
+            options=parse_options(args.option), timeout=args.timeout, max_nodes=args.max_nodes,
+            jobs=args.jobs, db=db, batch_size=args.batch_size, dask=args.dask,
+            progress=show_progress(args), retry_unknown=args.retry_unknown, player=player))
+        if isinstance(est, int):
+            return est
+    read = sum(counts.values())
+    stats = win_rate(counts["winnable"] + (est.stats.won if est else 0),
+                     counts["unsolvable"] + (est.stats.unsolvable if est else 0),
+                     counts["unknown"] + (est.stats.unknown if est else 0))
+    print(format_table([summary_row(est.settings if est else settings, stats)]))
+    if read:
+        sys.stderr.write(f"aisle: {read} seeds read from the atlas ({atlas.name()} seeds "
+                         f"{atlas.first}-{atlas.last}; --no-atlas solves them instead)\n")
+    if est is not None:
+        sys.stderr.write(f"aisle: seeds {est.seeds}: {est.run_text()}; {est.seconds:.2f} s\n")
     return 0
 
 

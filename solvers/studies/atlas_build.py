@@ -54,7 +54,22 @@ def same_variant(run, variant):
 def atlas_runs(store, variant, check=False):
     """The runs of ``store`` that built (or, with ``check``, re-checked) ``variant``."""
     return [r for r in store.runs() if r.get("atlas") == ATLAS_RUN and same_variant(r, variant)
-            and bool(r.get("check")) == check]
+            and bool(r.get("check")) == check and not r.get("player")]
+
+
+def grade_runs(store, variant):
+    """The grading runs of ``variant``: one per player seed 0, 1, ... of the first grading
+    player found, in player-seed order (a gap ends the list)."""
+    runs = [r for r in store.runs() if r.get("atlas") == ATLAS_RUN and same_variant(r, variant)
+            and r.get("player")]
+    if not runs:
+        return []
+    params = lambda r: {k: v for k, v in r["player"].items() if k != "seed"}   # noqa: E731
+    by_seed = {r["player"]["seed"]: r for r in runs if params(r) == params(runs[0])}
+    out = []
+    while len(out) in by_seed:
+        out.append(by_seed[len(out)])
+    return out
 
 
 def build(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeout=None,
@@ -124,6 +139,34 @@ def atlas_batch(settings, seeds):
             result.verify()                  # raises on a refused move: the batch is not stored
             out["length"][i] = int(result.atomic_length)
     return out
+
+
+# ---- grading the winnable deals --------------------------------------------------------------
+GRADE_PLAYER = {"name": "pimc", "samples": 5, "budget": 1000, "extend": 1}   #: the grading player
+GRADE_GAMES = 4            #: games per winnable deal (player seeds 0 .. GRADE_GAMES-1)
+
+
+def grade(game, seeds, *, numbering=None, rules="aisleriot", options=None, games=GRADE_GAMES,
+          player=None, db, jobs=None, progress=False):
+    """Play ``games`` no-peek games (player seeds 0, 1, ...) on every deal of ``seeds`` that an
+    atlas run of the variant proved winnable; each game a row of a grading run of the store.
+    Returns the number of winnable deals graded."""
+    variant = variant_settings(game, numbering, rules, options)
+    seedset = parse_seeds(seeds, variant["numbering"])
+    with ResultsStore(db) as store:
+        winnable = []
+        for run in atlas_runs(store, variant):
+            c = store.arrays(run["run_id"])
+            winnable.append(c["seed"][(c["verdict"] == SOLVED_CODE) & in_seedset(c["seed"], seedset)])
+    todo = np.unique(np.concatenate(winnable)) if winnable else np.empty(0, np.int64)
+    if todo.size == 0:
+        return 0
+    for k in range(games):
+        estimate_win_rate(variant["game"], todo, numbering=variant["numbering"], rules=rules,
+                          options=variant["options"], jobs=jobs or default_jobs(), db=db,
+                          progress=progress, extra={"atlas": ATLAS_RUN},
+                          player={**(player or GRADE_PLAYER), "seed": k})
+    return int(todo.size)
 
 
 # ---- re-checking unsolvable verdicts --------------------------------------------------------------

@@ -1,0 +1,144 @@
+"""Packing the atlas: a variant's atlas runs in a results store merged into one compact file.
+
+Every run ``aisle atlas build`` made for the variant counts (the first pass and the retries with
+longer limits): a seed's verdict is the one a run decided, or unknown when every run left it
+unknown, and two runs that decide a seed differently stop the packing (it would mean a bug, not
+a harder deal).  The re-check runs (``aisle atlas check``) give the verification record: how many
+unsolvable verdicts a plain search confirmed, ran out of time on, or contradicted; a
+contradiction stops the packing too.  Grades come from the grading runs
+(:mod:`solvers.studies.atlas_build`, :func:`~solvers.studies.atlas_build.grade`), for the
+seeds at the start of the range they cover without a gap.
+"""
+import os
+import time
+
+import numpy as np
+
+from rules import __version__, get_game
+from solvers.atlas import (Atlas, AtlasError, deal_digest, digest_seeds, log_byte, shipped_path,
+                           variant_name)
+from solvers.studies.atlas_build import (CHECK_ALL_UP_TO, CHECK_SHARE, atlas_runs, grade_runs,
+                                         in_seedset, variant_settings)
+from solvers.studies.seeds import parse_seeds
+from solvers.studies.store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
+from solvers.studies.winrate import limits_text
+
+def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, out=None, note=""):
+    """Write the atlas file of seeds ``seeds`` (one range, every seed stored) of a variant from
+    the store ``db``; ``(path, Atlas)``.  ``out``: the file (default: the package's data folder)."""
+    variant = variant_settings(game, numbering, rules, options)
+    seedset = parse_seeds(seeds, variant["numbering"])
+    if len(seedset.ranges) != 1:
+        raise AtlasError(f"an atlas covers one range of seeds, not {seedset}")
+    first, last = seedset.ranges[0]
+    count = last - first + 1
+    with ResultsStore(db, readonly=True) as store:
+        runs = atlas_runs(store, variant)
+        if not runs:
+            raise AtlasError(f"{db!r} holds no atlas build of {variant_name(**variant)}")
+        cols, limits, search_seconds = _merge(store, runs, first, count)
+        verification = _verification(store, variant, cols, first, seedset)
+        grades, graded_by = _grades(store, variant, cols, first, count)
+    verdict = cols["verdict"].astype(np.uint8)
+    length = np.where(verdict == SOLVED_CODE, cols["length"], 0)
+    columns = {"verdict": verdict,
+               "length": length.astype(np.uint8 if length.max(initial=0) < 256 else np.uint16),
+               "nodes": log_byte(cols["nodes"]), "micros": log_byte(cols["seconds"] * 1e6)}
+    if grades is not None:
+        columns["won"] = grades
+    g = get_game(variant["game"])
+    sample = digest_seeds(first, count)
+    seeds_of = lambda code: (np.flatnonzero(verdict == code) + first).tolist()   # noqa: E731
+    unsolvable = seeds_of(UNSOLVABLE_CODE)
+    header = {**variant, "format": 1, "first": first, "count": count,
+              "unknown_seeds": seeds_of(UNKNOWN_CODE),
+              "unsolvable_seeds": unsolvable if len(unsolvable) <= 1000 else None,
+              "digest_seeds": sample, "deal_digest": deal_digest(g, variant["numbering"], variant["options"], sample),
+              "verification": verification, "grades": graded_by,
+              "build": {"library_version": __version__, "limits": limits, "note": note,
+                        "search_seconds": round(search_seconds, 1), "packed": time.strftime("%Y-%m-%d")}}
+    atlas = Atlas(header, columns)
+    path = out or str(shipped_path(**variant))
+    data = atlas.to_bytes()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path, Atlas.from_bytes(data, path)
+
+
+def _merge(store, runs, first, count):
+    """Per-seed columns over ``first .. first+count-1`` from every run: the deciding run's row,
+    else the last unknown row; the limits of each run; the search seconds of all rows."""
+    merged = {"verdict": np.full(count, -1, np.int8), "length": np.full(count, -1, np.int64),
+              "nodes": np.full(count, -1, np.int64), "seconds": np.zeros(count)}
+    limits, seconds = [], 0.0
+    for run in sorted(runs, key=lambda r: (r.get("timeout") or 0, r["run_id"])):
+        limits.append(limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else ""))
+        c = store.arrays(run["run_id"])
+        keep = (c["seed"] >= first) & (c["seed"] < first + count)
+        seconds += float(c["seconds"][keep].sum())
+        i = c["seed"][keep] - first
+        v = c["verdict"][keep]
+        had = merged["verdict"][i]
+        clash = (had > UNKNOWN_CODE) & (v > UNKNOWN_CODE) & (had != v)
+        if clash.any():
+            seed = int(i[clash][0] + first)
+            raise AtlasError(f"two builds decide seed {seed} differently; the atlas is not packed")
+        take = had <= UNKNOWN_CODE          # runs go shortest limits first: a later unknown is the longer try
+        for name in merged:
+            merged[name][i[take]] = c[name][keep][take]
+    missing = np.flatnonzero(merged["verdict"] < 0)
+    if missing.size:
+        raise AtlasError(f"{missing.size} seeds of the range are not stored (the first: {int(missing[0]) + first}); "
+                         "run 'aisle atlas build' over the range first")
+    return merged, limits, seconds
+
+
+def _verification(store, variant, cols, first, seedset):
+    replayed = int(np.count_nonzero(cols["verdict"] == SOLVED_CODE))
+    out = {"replayed": replayed, "checked": 0, "confirmed": 0, "out_of_time": 0, "contradicted": 0,
+           "check_timeout": 0.0, "check_rule": f"every unsolvable verdict up to {CHECK_ALL_UP_TO}, "
+                                               f"else a random {CHECK_SHARE:.0%} (at least {CHECK_ALL_UP_TO})"}
+    for run in atlas_runs(store, variant, check=True):
+        c = store.arrays(run["run_id"])
+        keep = in_seedset(c["seed"], seedset)
+        seeds, v = c["seed"][keep], c["verdict"][keep]
+        if seeds.size == 0:
+            continue
+        if np.any(cols["verdict"][seeds - first] != UNSOLVABLE_CODE):
+            raise AtlasError(f"a re-check run holds seeds the atlas does not call unsolvable ({run['run_id']})")
+        bad = seeds[v == SOLVED_CODE]
+        if bad.size:
+            raise AtlasError(f"the plain search won seed {int(bad[0])}, which the atlas calls unsolvable; "
+                             "the atlas is not packed")
+        out["checked"] += int(seeds.size)
+        out["confirmed"] += int(np.count_nonzero(v == UNSOLVABLE_CODE))
+        out["out_of_time"] += int(np.count_nonzero(v == UNKNOWN_CODE))
+        out["check_timeout"] = max(out["check_timeout"], run.get("timeout") or 0.0)
+    return out
+
+
+def _grades(store, variant, cols, first, count):
+    """The ``won`` column (1 + games won, 0 for a deal not graded) over the graded seeds from
+    ``first`` on, and how they were graded; (None, None) when nothing is graded."""
+    runs = grade_runs(store, variant)
+    if not runs:
+        return None, None
+    won = np.zeros(count, np.int64)
+    played = np.zeros(count, bool)
+    for k, run in enumerate(runs):
+        c = store.arrays(run["run_id"])
+        keep = (c["seed"] >= first) & (c["seed"] < first + count)
+        here = np.zeros(count, bool)
+        here[c["seed"][keep] - first] = True
+        played = here if k == 0 else played & here
+        won[c["seed"][keep] - first] += c["verdict"][keep] == SOLVED_CODE
+    winnable = cols["verdict"] == SOLVED_CODE
+    covered = played | ~winnable                  # only winnable deals are graded
+    n = int(np.argmin(covered)) if not covered.all() else count
+    grades = np.where(winnable[:n] & played[:n], won[:n] + 1, 0).astype(np.uint8)
+    player = runs[0]["player"]
+    by = {"by": f"{len(runs)} games of {player['player']}"
+                f"({','.join(f'{k}={v}' for k, v in player.items() if k not in ('player', 'seed', 'peeks'))})"
+                f" with player seeds 0-{len(runs) - 1}", "games": len(runs), "last": first + n - 1}
+    return grades, by

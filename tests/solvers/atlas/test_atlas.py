@@ -1,0 +1,167 @@
+"""The atlas (solvers/atlas, solvers/studies/atlas_build.py): a small range built from scratch,
+re-checked, graded and packed reads back what the store holds; corrupt or mismatched files are
+refused; lookups outside the range say so or compute; the command line reads it."""
+import json
+
+import numpy as np
+import pytest
+
+import solvers.atlas as atlas_mod
+from rules import get_game
+from solvers.atlas import (NOT_COVERED, UNSOLVABLE, WINNABLE, Atlas, AtlasError, from_log_byte, log_byte,
+                           lookup)
+from solvers.atlas.pack import pack
+from solvers.cli.main import main as cli_main
+from solvers.core.registry import get_solver
+from solvers.studies.atlas_build import build, check_unsolvable, grade, plain_search, undecided, variant_settings
+from solvers.studies.seeds import parse_seeds
+from solvers.studies.store import ResultsStore
+
+YUKON_SEEDS = "1-40"           # 4, 8, 14, ... unsolvable; the rest winnable in milliseconds
+
+
+@pytest.fixture(scope="module")
+def yukon_store(tmp_path_factory):
+    """Yukon seeds 1-40 built with a node limit small enough to leave some unknown, then
+    retried without it, re-checked and graded by two greedy games each."""
+    db = str(tmp_path_factory.mktemp("atlas") / "atlas.sqlite")
+    first = build("yukon", YUKON_SEEDS, max_nodes=300, db=db, jobs=1)
+    retried = build("yukon", YUKON_SEEDS, timeout=20, retry_unknown=True, db=db, jobs=1)
+    check_unsolvable("yukon", timeout=20, db=db, jobs=1)
+    grade("yukon", YUKON_SEEDS, games=2, player={"name": "greedy"}, db=db, jobs=1)
+    return db, first, retried
+
+
+@pytest.fixture()
+def data_dir(tmp_path, monkeypatch):
+    """An empty folder as the package's atlas folder, read afresh."""
+    monkeypatch.setattr(atlas_mod, "DATA_DIR", tmp_path)
+    atlas_mod._load.cache_clear()
+    yield tmp_path
+    atlas_mod._load.cache_clear()
+
+
+def test_log_bytes_round_trip_within_5_percent():
+    values = np.array([1, 2, 3, 10, 999, 123456, 2**30], dtype=np.int64)
+    back = from_log_byte(log_byte(values))
+    assert np.all(np.abs(back / values - 1) < 0.045)
+    assert log_byte([-1])[0] == 0 and np.isnan(from_log_byte([0])[0])
+
+
+def test_retry_decides_what_the_first_pass_left_unknown(yukon_store):
+    db, first, retried = yukon_store
+    assert first.stats.unknown > 0                      # the node limit left some
+    assert retried is not None and retried.stats.unknown == 0
+    with ResultsStore(db) as store:
+        assert len(undecided(store, variant_settings("yukon"), parse_seeds(YUKON_SEEDS))) == 0
+
+
+def test_packed_atlas_matches_a_fresh_solve(yukon_store, tmp_path):
+    db, _, _ = yukon_store
+    path, packed = pack("yukon", YUKON_SEEDS, db=db, out=str(tmp_path / "y.atlas"))
+    atlas = Atlas.read(path)
+    assert atlas.header == packed.header and atlas.count == 40
+    solver = get_solver("yukon")
+    for seed in range(1, 41):
+        entry = atlas.entry(seed)
+        result = solver.solve(get_game("yukon").deal(seed), timeout=20)
+        assert entry.verdict == {"solved": WINNABLE, "unsolvable": UNSOLVABLE}[result.verdict]
+        assert entry.length == (result.atomic_length if result.solved else None)
+        assert entry.nodes is not None and entry.seconds is not None
+    c = atlas.counts()
+    v = atlas.header["verification"]
+    assert v["replayed"] == c[WINNABLE] and v["contradicted"] == 0
+    assert v["checked"] == c[UNSOLVABLE] == v["confirmed"] + v["out_of_time"]   # all, when few
+    assert atlas.header["unsolvable_seeds"] == [s for s in range(1, 41) if atlas.entry(s).verdict == UNSOLVABLE]
+    graded = [atlas.entry(s) for s in range(1, 41) if atlas.entry(s).verdict == WINNABLE]
+    assert graded and all(e.games == 2 and 0 <= e.won <= 2 and e.grade for e in graded)
+    assert atlas.entry(41).verdict == NOT_COVERED and atlas.entry(0).verdict == NOT_COVERED
+
+
+def test_pack_refuses_gaps_clashes_and_contradictions(yukon_store, tmp_path):
+    db, _, _ = yukon_store
+    with pytest.raises(AtlasError, match="not stored"):
+        pack("yukon", "1-41", db=db, out=str(tmp_path / "x.atlas"))
+    with pytest.raises(AtlasError, match="one range"):
+        pack("yukon", "1-5,7-9", db=db, out=str(tmp_path / "x.atlas"))
+    clash = str(tmp_path / "clash.sqlite")
+    build("yukon", "1-5", timeout=20, db=clash, jobs=1)
+    with ResultsStore(clash) as store:            # a second "run" that calls winnable seed 1 unsolvable
+        settings = {**store.runs()[0], "timeout": 99.0}
+        settings.pop("run_id"), settings.pop("created")
+        rid = store.run_id(settings)
+        store.add_batch(rid, {"seed": np.array([1]), "verdict": np.array([2], np.int8),
+                              "length": np.array([-1]), "nodes": np.array([1]), "seconds": np.array([0.1])}, "t")
+    with pytest.raises(AtlasError, match="differently"):
+        pack("yukon", "1-5", db=clash, out=str(tmp_path / "x.atlas"))
+
+
+@pytest.mark.parametrize("damage", ["payload", "header", "magic", "truncate"])
+def test_a_damaged_file_is_refused(yukon_store, tmp_path, damage):
+    db, _, _ = yukon_store
+    path, _ = pack("yukon", YUKON_SEEDS, db=db, out=str(tmp_path / "y.atlas"))
+    data = bytearray(open(path, "rb").read())
+    if damage == "payload":
+        data[-5] ^= 0xFF
+    elif damage == "header":
+        data[20] = ord("}")
+    elif damage == "magic":
+        data[0] = ord("X")
+    else:
+        data = data[: len(data) // 2]
+    with pytest.raises(AtlasError):
+        Atlas.from_bytes(bytes(data))
+
+
+def test_other_deals_make_every_lookup_fail_loudly(yukon_store, tmp_path):
+    db, _, _ = yukon_store
+    _, atlas = pack("yukon", YUKON_SEEDS, db=db, out=str(tmp_path / "y.atlas"))
+    atlas.header["deal_digest"] = "0" * 64            # as if the rules dealt other cards
+    moved = Atlas.from_bytes(atlas.to_bytes())
+    with pytest.raises(AtlasError, match="other deals"):
+        moved.entry(3)
+    with pytest.raises(AtlasError, match="other deals"):
+        moved.split(parse_seeds("1-10"))
+
+
+def test_lookup_outside_the_atlas_says_so_or_computes(yukon_store, data_dir):
+    db, _, _ = yukon_store
+    pack("yukon", YUKON_SEEDS, db=db)
+    assert (data_dir / "yukon.atlas").exists()
+    assert lookup("yukon", 3).verdict == WINNABLE
+    assert lookup("yukon", 41).verdict == NOT_COVERED
+    computed = lookup("yukon", 41, compute=True)
+    assert computed.verdict in (WINNABLE, UNSOLVABLE) and computed.seconds is not None
+    assert lookup("zebra", 1).verdict == NOT_COVERED           # no zebra atlas in this folder
+
+
+def test_command_line_reads_the_atlas(yukon_store, data_dir, capsys):
+    db, _, _ = yukon_store
+    pack("yukon", YUKON_SEEDS, db=db)
+    assert cli_main(["atlas", "info"]) == 0
+    out, _ = capsys.readouterr()
+    assert "yukon: seeds 1-40" in out and "contradicted" in out
+    assert cli_main(["atlas", "lookup", "yukon", "4", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr()[0])["verdict"] == lookup("yukon", 4).verdict
+    assert cli_main(["atlas", "lookup", "yukon", "99", "--no-compute"]) == 0
+    assert "not covered" in capsys.readouterr()[0]
+    assert cli_main(["winrate", "yukon", "--seeds", "1-40", "--no-db"]) == 0
+    out, err = capsys.readouterr()
+    c = Atlas.read(data_dir / "yukon.atlas").counts()
+    assert f"{c[WINNABLE]}" in out and "40 seeds read from the atlas" in err and "run now" not in err
+    winnable = [s for s in range(1, 41) if lookup("yukon", s).verdict == WINNABLE]
+    assert cli_main(["deals", "yukon", "--winnable", "--count", "3", "--games", "2", "--no-db"]) == 0
+    out, err = capsys.readouterr()
+    assert [int(line.split()[0]) for line in out.splitlines()] == winnable[:3]
+    assert "read from the atlas" in err
+
+
+def test_plain_search_confirms_and_finds_wins():
+    clock = get_game("clock")
+    won = next(s for s in range(1, 200) if get_solver("clock").solve(clock.deal(s)).solved)
+    lost = next(s for s in range(1, 200) if not get_solver("clock").solve(clock.deal(s)).solved)
+    assert plain_search(clock.deal(won))[0] == "solved"
+    assert plain_search(clock.deal(lost))[0] == "unsolvable"
+    assert plain_search(get_game("yukon").deal(14), timeout=30)[0] == "unsolvable"
+    verdict, states, _ = plain_search(get_game("yukon").deal(14), max_states=100)
+    assert verdict == "unknown" and states > 100
