@@ -23,9 +23,9 @@ import numpy as np
 
 from rules import get_game
 from rules.errors import InvalidOptionError
-from rules.kernel_types import Outcome
 from solvers.core.registry import get_solver
-from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, VERDICT_CODE
+from solvers.core.result import SOLVED, VERDICT_CODE
+from solvers.core.search import DFS, Limits
 from solvers.core.solver import empty_columns
 from solvers.core.workers import default_jobs
 from solvers.studies.dispatch import make_settings
@@ -38,7 +38,7 @@ CHECK_SHARE = 0.01         #: share of the unsolvable verdicts re-checked (at le
 CHECK_ALL_UP_TO = 100      #: every unsolvable verdict is re-checked when there are at most this many
 CHECK_SEED = 20261205      #: the sample of verdicts to re-check is drawn with this seed
 CHECK_TIMEOUT = 10.0       #: seconds a plain search gets by default
-PLAIN_MAX_STATES = 5_000_000   #: a plain search's bound on stored positions (about 0.5 GB)
+PLAIN_MEMORY_MB = 1024     #: a plain search's memory limit
 
 
 def variant_settings(game, numbering=None, rules="aisleriot", options=None):
@@ -213,37 +213,15 @@ def _check_batch(settings, seeds):
     return out
 
 
-def plain_search(state, rules="aisleriot", timeout=CHECK_TIMEOUT, max_states=PLAIN_MAX_STATES):
-    """Depth-first search of every position reachable from ``state`` with the engine's kernels
-    alone: every action Aisleriot accepts (``faithful=1``), positions told apart by the rules'
-    canonical hash, no pruning.  In ``aisleriot`` mode a position Aisleriot ends (lost) has no
-    moves.  ``(verdict, positions seen, seconds)``; a limit gives ``unknown``."""
-    k = state.game.kernels
-    t0 = time.perf_counter()
-    deadline = t0 + (timeout if timeout is not None else math.inf)
-    strict = rules == "aisleriot"
-    buf = np.empty(state.game.max_moves, np.int32)
-    root = state.array.copy()
-    seen = {int(k.hash(root))}
-    stack = [root]
-    verdict, popped = UNSOLVABLE, 0
-    while stack:
-        pos = stack.pop()
-        popped += 1
-        if k.won(pos):
-            verdict = SOLVED
-            break
-        if strict and k.status(pos) != Outcome.ONGOING:
-            continue
-        if len(seen) > max_states or (popped & 255 == 0 and time.perf_counter() > deadline):
-            verdict = UNKNOWN
-            break
-        n = k.legal_moves(pos, buf, 1)
-        for move in buf[:n].tolist():
-            child = pos.copy()
-            k.apply(child, move)
-            h = int(k.hash(child))
-            if h not in seen:
-                seen.add(h)
-                stack.append(child)
-    return verdict, len(seen), time.perf_counter() - t0
+def plain_search(state, rules="aisleriot", timeout=CHECK_TIMEOUT, max_memory_mb=PLAIN_MEMORY_MB):
+    """Search every position reachable from ``state`` with the engine's kernels alone
+    (:func:`solvers.core.plain.plain_plug`: every action Aisleriot accepts, no pruning, positions
+    told apart by the rules' canonical hash), depth first, within ``timeout`` seconds and
+    ``max_memory_mb``: ``(verdict, positions expanded, seconds)``; a limit gives ``unknown``."""
+    from solvers.core.plain import plain_plug
+
+    plug = plain_plug(state.game.name, rules == "aisleriot")
+    runner = DFS(plug, Limits(timeout=timeout, max_memory_mb=max_memory_mb), keys_only=True,
+                 store_dead_ends=False)
+    result = runner.run(state.array.copy())
+    return result.verdict, int(result.nodes_expanded), float(result.seconds)
