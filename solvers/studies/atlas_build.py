@@ -17,7 +17,6 @@ verdict is ``unsolvable`` (confirmed), ``unknown`` (ran out of time or states) o
 (a contradiction, which packing refuses).
 """
 import math
-import time
 
 import numpy as np
 
