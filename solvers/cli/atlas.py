@@ -17,12 +17,12 @@ DEFAULT_DB = "atlas.sqlite"
 
 def register(subparsers):
     """Add ``atlas`` and its subcommands to the ``aisle`` parser."""
-    top = subparsers.add_parser("atlas", help="the winnability atlas: build, check, pack, info, lookup",
+    top = subparsers.add_parser("atlas", help="the winnability atlas: build, check, grade, pack, info, lookup",
                                 formatter_class=Formatter,
                                 description="Every seed's verdict computed once, verified and shipped: "
                                             "'info' and 'lookup' read the shipped atlas; 'build', "
-                                            "'check' and 'pack' make it.")
-    sub = top.add_subparsers(dest="atlas_command", metavar="{build,check,pack,info,lookup}")
+                                            "'check', 'grade' and 'pack' make it.")
+    sub = top.add_subparsers(dest="atlas_command", metavar="{build,check,grade,pack,info,lookup}")
     sub.required = True
 
     p = sub.add_parser("build", formatter_class=Formatter,
@@ -47,6 +47,15 @@ def register(subparsers):
                    help="seconds each plain search may take")
     _store_args(p)
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("grade", formatter_class=Formatter,
+                       help="play no-peek games on the winnable deals of a range to grade them")
+    _variant_args(p)
+    p.add_argument("--seeds", required=True, help="seed ranges, e.g. 1-2000")
+    p.add_argument("--games", type=positive(int, "a positive integer"), default=4,
+                   help="games per winnable deal (player seeds 0 .. GAMES-1)")
+    _store_args(p)
+    p.set_defaults(func=cmd_grade)
 
     p = sub.add_parser("pack", formatter_class=Formatter,
                        help="write the compact atlas file of a variant from a results store")
@@ -106,6 +115,18 @@ def cmd_check(args):
         args.game, numbering=args.numbering, rules=args.rules, options=parse_options(args.option),
         timeout=args.timeout, db=args.db, jobs=args.jobs, progress=show_progress(args)))
     return _report(est, "no unsolvable verdict stored for this variant")
+
+
+def cmd_grade(args):
+    from solvers.studies.atlas_build import GRADE_PLAYER, grade
+
+    graded = interruptible(args.db, lambda: grade(
+        args.game, args.seeds, numbering=args.numbering, rules=args.rules, options=parse_options(args.option),
+        games=args.games, db=args.db, jobs=args.jobs, progress=show_progress(args)))
+    if isinstance(graded, int):         # interrupted: the exit code
+        return graded
+    print(f"{graded['deals']} winnable deals graded by {args.games} games of {GRADE_PLAYER}")
+    return 0
 
 
 def _report(est, nothing):

@@ -149,7 +149,7 @@ def grade(game, seeds, *, numbering=None, rules="aisleriot", options=None, games
           player=None, db, jobs=None, progress=False):
     """Play ``games`` no-peek games (player seeds 0, 1, ...) on every deal of ``seeds`` that an
     atlas run of the variant proved winnable; each game a row of a grading run of the store.
-    Returns the number of winnable deals graded."""
+    Returns ``{"deals": winnable deals graded}``."""
     variant = variant_settings(game, numbering, rules, options)
     seedset = parse_seeds(seeds, variant["numbering"])
     with ResultsStore(db) as store:
@@ -159,13 +159,13 @@ def grade(game, seeds, *, numbering=None, rules="aisleriot", options=None, games
             winnable.append(c["seed"][(c["verdict"] == SOLVED_CODE) & in_seedset(c["seed"], seedset)])
     todo = np.unique(np.concatenate(winnable)) if winnable else np.empty(0, np.int64)
     if todo.size == 0:
-        return 0
+        return {"deals": 0}
     for k in range(games):
         estimate_win_rate(variant["game"], todo, numbering=variant["numbering"], rules=rules,
                           options=variant["options"], jobs=jobs or default_jobs(), db=db,
                           progress=progress, extra={"atlas": ATLAS_RUN},
                           player={**(player or GRADE_PLAYER), "seed": k})
-    return int(todo.size)
+    return {"deals": int(todo.size)}
 
 
 # ---- re-checking unsolvable verdicts --------------------------------------------------------------
