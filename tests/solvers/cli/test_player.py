@@ -158,6 +158,8 @@ def test_hint_formats(capsys, monkeypatch, game, seed):
     action = hint_action(text, state)
     code2, plain, _ = run(capsys, monkeypatch, "hint", game, seed, "--player", "greedy", "--format", "aisleriot")
     assert code == code2 == 0 and plain == f"{action}\n" and str(state.parse_move(action)) == action
+    if game == "yukon":
+        assert plain == "drag 2 5 1\n" and text == "drag 2 5 1  (4\u2665 and 4 more onto 5\u2663)\n"
     code, notation, _ = run(capsys, monkeypatch, "hint", game, seed, "--player", "greedy", "--format", "notation")
     assert code == 0 and notation == f"{state.format_move(action, state.game.notations[-1])}\n"
 
