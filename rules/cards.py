@@ -6,7 +6,8 @@ deck is a permutation of ``range(52)``.  Zebra's second deck, where a game needs
 copies apart, adds 52.  ``EMPTY`` (-1) marks "no card".
 
 Cards print as rank+suit in upper case (``TH``); parsing also accepts ``10h`` and lower case.
-Aisleriot's layout text writes the suit in lower case (``Th``).
+Aisleriot's layout text writes the suit in lower case (``Th``).  For people, :func:`card_label`
+writes ``10♥`` (rank ``A 2-10 J Q K``, suit symbol), as readable moves name cards.
 """
 from rules.errors import InvalidCardError, InvalidDealError, listing, shorten
 from rules._jit import jit
@@ -14,6 +15,8 @@ from rules._jit import jit
 EMPTY = -1
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"     # ♣ ♦ ♥ ♠, in the order of SUITS
+LABEL_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 BLACK, RED = 0, 1
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
@@ -76,6 +79,18 @@ def card_str(card):
     if not 0 <= card < 104:
         raise InvalidCardError(f"card code {shorten(card)} is outside 0..103")
     return RANKS[card % 13] + SUITS[(card % 52) // 13]
+
+
+def card_label(card):
+    """``10♥`` style text of a card, for people (readable moves): rank ``A 2-10 J Q K`` and
+    the suit's symbol.  The second Zebra deck reads like the first.
+
+    >>> card_label(parse_card("TH")), card_label(parse_card("AC"))
+    ('10♥', 'A♣')
+    """
+    if not 0 <= card < 104:
+        raise InvalidCardError(f"card code {shorten(card)} is outside 0..103")
+    return LABEL_RANKS[card % 13] + SUIT_SYMBOLS[(card % 52) // 13]
 
 
 def aisleriot_card_str(card):

@@ -52,10 +52,10 @@ ordinary kernels and returns the moves.
 import numpy as np
 import numba
 
-from rules.cards import KING, card_str, check_deck
+from rules.cards import KING, card_label, card_str, check_deck
 from rules.deals import mt_seed, shuffle_into, aisleriot_shuffle, check_aisleriot_seeds
 from rules.errors import InvalidDealError
-from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome, Role, SlotPlace
 from rules.layout import Layout
 from rules._jit import cached_jit, jit
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_src
@@ -467,8 +467,21 @@ class ClockGame(Game):
     # units apart so that four right-fanned cards fit between slots.
     picture_places = tuple(SlotPlace(x * 1.15, y, "right") for x, y in (
         (1, 0), (3, 0), (5, 0), (0, 1), (6, 1), (0, 2), (3, 2), (6, 2), (0, 3), (6, 3), (1, 4), (3, 4), (5, 4)))
+    slot_roles = (Role.TABLEAU,) * N_SLOTS     # clock.scm: every slot extended; moves read as below
     hides_cards = True
     plays_itself = True
+
+    def describe_move(self, array, move):
+        """A place reads ``7♥ to 7 o'clock`` (the outer piles are the hours, Ace at one o'clock,
+        Queen at twelve, as Aisleriot draws them); a King turn ``K♣: turn up a centre card``.
+        A face-down centre card (hand-made layouts only) is not named."""
+        if move.kind == CLICK:
+            king = int(array[CARDS + PILE * move.src + PILE - 1])
+            return f"{card_label(king)}: turn up a centre card"
+        d = move.dst if move.kind == DRAG else move.src
+        top = PILE * CENTRE + PILE - 1
+        what = card_label(int(array[CARDS + top])) if array[UP + top] else "the face-down centre card"
+        return f"{what} to {SLOT_RANK[d]} o'clock"
 
     def hidden_entries(self, array, history):
         """The face-down cards (the game plays itself: no choice depends on them)."""

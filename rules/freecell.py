@@ -77,7 +77,7 @@ from rules.cards import colour as _red, rank as _rank, suit as _suit
 from rules.deals import aisleriot_shuffle, microsoft_deal
 from rules.errors import (IllegalMoveError, InvalidCardError, InvalidDealError, InvalidOptionError, InvalidStateError,
                      listing, shorten)
-from rules.game import STATE_DTYPE, Game, Kernels, State, slot_row
+from rules.game import STATE_DTYPE, Game, Kernels, Role, State, slot_row
 from rules.hashing import splitmix64_next
 from rules.layout import Layout
 from rules.moves import DBL, DRAG, Move, encode
@@ -527,6 +527,9 @@ class FreecellGame(Game):
     max_moves = MAX_MOVES
     slot_names = ("free a", "free b", "free c", "free d", "home 4", "home 5", "home 6", "home 7",
                   "col 1", "col 2", "col 3", "col 4", "col 5", "col 6", "col 7", "col 8")
+    slot_roles = (Role.FREE_CELL,) * N_FREE + (Role.FOUNDATION,) * (FIRST_COL - FIRST_HOME) \
+        + (Role.TABLEAU,) * (N_SLOTS - FIRST_COL)
+    double_click_role = Role.FREE_CELL     # freecell.scm: dbl sends the top card to a free cell (spec 4.3)
     kernels = KERNELS
     options = {}
     numberings = _NUMBERINGS

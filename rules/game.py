@@ -6,7 +6,8 @@ kernels travel together as a :class:`Kernels` tuple -- the whole interface the s
 and the conformance runner need, so they never import game internals.  What else differs
 between games (hidden cards and memory, picture layout, score, board formats, forced play) is
 declared on the subclass too, with a default here: generic modules ask the game, never test its
-name.
+name.  So are the slots' roles (foundation, tableau, free cell ...), from which
+:meth:`Game.describe_move` names a move in words (``A♣ home``) beside the Aisleriot action.
 
 Kernel contract (all take the state as a 1-D ``np.int16`` array and never raise):
 
@@ -30,13 +31,13 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from rules.cards import card_str
+from rules.cards import card_label, card_str
 from rules.deals import check_aisleriot_seed
 from rules.errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
                      InvalidStateError, clip, shorten)
 from rules.kernel_types import STATE_DTYPE, Outcome
 from rules.layout import Layout, check_layout, parse_layout
-from rules.moves import Move
+from rules.moves import CLICK, DRAG, Move
 from rules.observation import observe
 from rules.pictures.svg import state_to_svg
 
@@ -62,6 +63,19 @@ class SlotPlace(NamedTuple):
 def slot_row(y, xs, fan):
     """One :class:`SlotPlace` per ``x`` of ``xs``, all on row ``y``."""
     return [SlotPlace(x, y, fan) for x in xs]
+
+
+class Role:
+    """What a slot is for (:attr:`Game.slot_roles`): all :meth:`Game.describe_move` needs to
+    name a move in words.  Plain strings, read as ``Role.TABLEAU``."""
+
+    FOUNDATION = "foundation"     # cards go home here
+    TABLEAU = "tableau"           # the piles cards are built on (an empty one: "an empty pile")
+    FREE_CELL = "free cell"       # Freecell's cells: one card each
+    SPOT = "spot"                 # Ten Across's temporary spots: one card each
+    STOCK = "stock"               # a click deals from it (Zebra), or redeals once it is empty
+    WASTE = "waste"               # the dealt cards, face up
+    ALL = (FOUNDATION, TABLEAU, FREE_CELL, SPOT, STOCK, WASTE)
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -97,6 +111,8 @@ class Game:
     keeps_score = True        # False where Aisleriot shows no score (Ten Across: scores-disabled)
     hides_cards = False       # True where hidden_entries can hide cards from the player
     plays_itself = False      # True where no position offers a choice (Clock): see play_forced
+    slot_roles = ()           # one of Role.ALL per slot: how describe_move names a move
+    double_click_role = Role.FOUNDATION   # where ``dbl S`` sends S's top card (Freecell: a free cell)
 
     # ---- hooks a game implements -----------------------------------------------------------
     def deal_array(self, seed, numbering, options):
@@ -136,6 +152,37 @@ class Game:
         if notation != "aisleriot":
             raise InvalidOptionError(f"{self.name} has no move notation {shorten(notation)}; use 'aisleriot'")
         return str(move)
+
+    def describe_move(self, array, move: Move) -> str:
+        """``move``, legal in ``array`` (the position before it), in a few words a person reads
+        beside the Aisleriot action: ``6♠ onto 7♥``, ``A♣ home``, ``K♦ to an empty pile``,
+        ``5♥ to a free cell``, ``8♣ and 3 more onto 9♦`` (a group is named by its deepest card),
+        ``deal``, ``redeal``.
+
+        The default reads only what the game declares -- :attr:`slot_roles` and
+        :attr:`double_click_role` -- and the face-up cards of the position (the moved card and
+        the destination's top card): a face-down card is never named.  A game whose moves
+        read otherwise (Clock) overrides this.  :meth:`State.describe_move` checks the move is
+        legal first.
+        """
+        slots = self.array_to_layout(array).slots
+        roles = self.slot_roles
+        if move.kind == CLICK:
+            if roles[move.src] == Role.STOCK:
+                return "deal" if slots[move.src] else "redeal"
+            return f"click {self.slot_names[move.src]}"
+        n, source = (move.n if move.kind == DRAG else 1), slots[move.src]
+        what = _card_words(source[-n] if 0 < n <= len(source) else None)
+        if n > 1:
+            what += f" and {n - 1} more"
+        if roles[move.src] == Role.FOUNDATION:
+            what += " from home"
+        if move.kind == DRAG:
+            role, dst = roles[move.dst], slots[move.dst]
+            top = dst[-1] if dst else None
+        else:
+            role, top = self.double_click_role, None
+        return f"{what} {_destination_words(role, top)}"
 
     def format_board(self, state, board_format) -> str:
         """``state`` as board text in one of :attr:`board_formats` (another program's format)."""
@@ -262,6 +309,28 @@ class Game:
         return f"get_game({self.name!r})"
 
 
+def _card_words(entry):
+    """A layout entry ``(card, face_up)`` as a person names it: never a face-down card."""
+    if entry is None:
+        return "no card"
+    card, up = entry
+    return card_label(card) if up else "a face-down card"
+
+
+def _destination_words(role, top):
+    """Where a card goes, for :meth:`Game.describe_move`: a slot of ``role`` whose top card
+    is the layout entry ``top`` (None when the slot is empty)."""
+    if role == Role.FOUNDATION:
+        return "home"
+    if role == Role.FREE_CELL:
+        return "to a free cell"
+    if role == Role.SPOT:
+        return "to a spot"
+    if role == Role.TABLEAU:
+        return "to an empty pile" if top is None else f"onto {_card_words(top)}"
+    return f"to the {role}"
+
+
 def _slot_text(slot):
     return " ".join(("" if up else "*") + card_str(c) for c, up in slot) or "-"
 
@@ -360,12 +429,22 @@ class State:
     def format_move(self, move, notation="aisleriot"):
         return self.game.format_move(self.parse_move(move), self.array, notation)
 
-    def apply(self, move):
-        """Play ``move`` (a :class:`Move`, its text, or its code); returns the Move played."""
+    def _legal(self, move):
+        """The Move of ``move``, or IllegalMoveError unless Aisleriot accepts it here."""
         m = self.parse_move(move)
         if m.code not in self._codes(True):
             raise IllegalMoveError(
                 f"illegal move {str(m)!r} in {self.game.name} position {shorten(self.layout(), 120)}")
+        return m
+
+    def describe_move(self, move) -> str:
+        """``move`` (a Move, its text or code) in words, from this position: ``A♣ home``
+        (:meth:`Game.describe_move`); IllegalMoveError unless Aisleriot accepts it here."""
+        return self.game.describe_move(self.array, self._legal(move))
+
+    def apply(self, move):
+        """Play ``move`` (a :class:`Move`, its text, or its code); returns the Move played."""
+        m = self._legal(move)
         self._history.append((m, self.array.copy()))
         self.game.kernels.apply(self.array, np.int32(m.code))
         return m

@@ -53,7 +53,7 @@ import numpy as np
 from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.deals import AisleriotRandom, shuffle_many
 from rules.errors import InvalidDealError, InvalidStateError
-from rules.game import STATE_DTYPE, Game, Kernels, face_down_entries, slot_row
+from rules.game import STATE_DTYPE, Game, Kernels, Role, face_down_entries, slot_row
 from rules.hashing import FNV_OFFSET, fnv1a, splitmix64
 from rules.layout import Layout
 from rules._jit import jit
@@ -323,6 +323,7 @@ class TenAcrossGame(Game):
     state_size = STATE_SIZE
     max_moves = MAX_MOVES
     slot_names = SLOT_NAMES
+    slot_roles = (Role.SPOT,) * N_SPOTS + (Role.TABLEAU,) * N_PILES
     kernels = KERNELS
     options = {"spots": True}   # "Allow temporary spots use" (allow-two-spot-use)
     # ten-across.scm: a blank, the two spots; the ten piles on the next row.

@@ -37,7 +37,7 @@ from rules.cards import EMPTY, aisleriot_card_str, check_deck
 from rules.cards import colour as _colour, rank as _rank, suit as _suit
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, shorten
-from rules.game import STATE_DTYPE, Game, Kernels, Outcome, SlotPlace, face_down_entries, slot_row
+from rules.game import STATE_DTYPE, Game, Kernels, Outcome, Role, SlotPlace, face_down_entries, slot_row
 from rules.hashing import FNV_OFFSET, fnv1a
 from rules.layout import Layout
 from rules._jit import jit
@@ -406,6 +406,7 @@ class YukonGame(Game):
     max_moves = MAX_MOVES
     slot_names = ("foundation 0",) + tuple(f"pile {p}" for p in PILE_SLOTS) + tuple(
         f"foundation {s}" for s in FOUNDATION_SLOTS[1:])
+    slot_roles = tuple(Role.FOUNDATION if s in FOUNDATION_SLOTS else Role.TABLEAU for s in range(N_SLOTS))
     kernels = KERNELS
     options = {}
     # yukon.scm: foundation 0, a blank, piles 1-7; foundations 8-10 down the left column.

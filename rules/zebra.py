@@ -64,7 +64,7 @@ from rules._jit import jit
 from rules.cards import aisleriot_card_str, card_str, check_deck, colour, rank
 from rules.deals import AisleriotRandom
 from rules.errors import InvalidDealError, shorten
-from rules.game import Game, Kernels, Outcome, STATE_DTYPE, slot_row
+from rules.game import Game, Kernels, Outcome, Role, STATE_DTYPE, slot_row
 from rules.hashing import FNV_OFFSET, fnv1a, splitmix64_next
 from rules.layout import Layout
 from rules.moves import CLICK, DBL, DRAG, encode, move_dst, move_kind, move_n, move_src
@@ -476,6 +476,7 @@ class ZebraGame(Game):
     max_moves = MAX_MOVES
     slot_names = (("stock", "waste") + tuple(f"found{i}" for i in range(1, 9))
                   + tuple(f"tab{i}" for i in range(1, 9)))
+    slot_roles = (Role.STOCK, Role.WASTE) + (Role.FOUNDATION,) * N_FOUND + (Role.TABLEAU,) * N_TAB
     kernels = KERNELS
     options = {}
     # zebra.scm: stock, waste, a third of a slot, eight foundations; tableau a third apart.

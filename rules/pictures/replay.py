@@ -4,7 +4,8 @@
 position with :func:`rules.pictures.svg.state_to_svg` (the last move's cards highlighted) and embeds the
 pictures as data; the page's small script only chooses which one to show.  Buttons, a slider,
 the move list and the keyboard (left/right, Home/End, space to play or pause) move through them,
-and the last position shows the result.
+and the last position shows the result.  The move list reads each move in words (``A♣ home``,
+:meth:`rules.game.State.describe_move`) beside its notation and Aisleriot action.
 
 The page asks for nothing over the network: no images, fonts or scripts from elsewhere, and a
 Content-Security-Policy of ``default-src 'none'`` that allows only its own inline style and its
@@ -33,8 +34,10 @@ h1{font-size:20px;margin:0 0 8px}
 #result{margin:4px 0;padding:6px 10px;background:#fff3c4;border:1px solid #d9b84a}
 #moves{position:relative;max-height:640px;overflow-y:auto;min-width:170px;margin:0;padding:4px 4px 4px 44px;
   background:#fff;border:1px solid #ccc;font-family:'DejaVu Sans Mono',monospace;font-size:13px}
-#moves li{cursor:pointer;padding:1px 4px}
+#moves li{cursor:pointer;padding:1px 4px;white-space:nowrap}
 #moves li.current{background:#ffb300;color:#000}
+#moves .action{color:#777;margin-left:8px}
+#moves li.current .action{color:#333}
 .help{color:#666;font-size:13px}
 """
 
@@ -159,12 +162,13 @@ def replay_html(start, moves, *, title=None, verdict=None):
     moves = list(moves)
     height, end = _first_pass(start, moves)
     result = outcome_text(end, verdict, n_moves=len(moves))
-    line_index, picture_index, frames, labels = {}, {}, [], []
+    line_index, picture_index, frames, labels, words = {}, {}, [], [], []
     state, before = _fresh(start), None
     for i in range(len(moves) + 1):
         if i:
             before = state.game.array_to_layout(state.array)
             labels.append(move_label(state, moves[i - 1]))
+            words.append(_words(state, moves[i - 1]))
             state = _play(state, moves[i - 1], i)
         svg = state_to_svg(state, previous=before, highlight=i > 0, min_height=height)
         if i == 0:
@@ -177,7 +181,16 @@ def replay_html(start, moves, *, title=None, verdict=None):
         frames.append({"picture": picture_index.setdefault(picture, len(picture_index)),
                        "status": status})
     data = {"lines": list(line_index), "pictures": list(picture_index), "frames": frames}
-    return _page(title or f"{start.game.title} replay", data, labels, result)
+    return _page(title or f"{start.game.title} replay", data, list(zip(words, labels)), result)
+
+
+def _words(state, move):
+    """``move`` in words from ``state`` (``A♣ home``); None for an illegal move, which
+    :func:`_play` then refuses, naming its number."""
+    try:
+        return state.describe_move(move)
+    except AisleError:
+        return None
 
 
 def _fresh(state):
@@ -220,14 +233,17 @@ def write_replay(path, start, moves, **kwargs):
     return path
 
 
-def _page(title, data, labels, result):
+def _page(title, data, moves, result):
+    """The page; ``moves`` are ``(words, label)`` pairs, one per move, for the move list."""
     script = _PAGE_SCRIPT.replace("INTERVAL", str(PLAY_INTERVAL_MS))
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
               f"img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
     n_frames = len(data["frames"])
     data = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    items = "\n".join(f'<li data-index="{i}">{html.escape(text)}</li>' for i, text in enumerate(labels, 1))
+    items = "\n".join(f'<li data-index="{i}">{html.escape(words)} '
+                      f'<span class="action">{html.escape(label)}</span></li>'
+                      for i, (words, label) in enumerate(moves, 1))
     esc = html.escape
     return f"""<!DOCTYPE html>
 <html lang="en">

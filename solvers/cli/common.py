@@ -166,6 +166,18 @@ def read_solution(path, game=None, seed=None, numbering=None):
     return moves
 
 
+def keep_suits_printable(stream):
+    """Make ``stream`` write the suit symbols of readable moves (``A♣ home``) as backslash
+    escapes when its encoding has none (``PYTHONIOENCODING=ascii``, a Latin-1 locale), rather
+    than fail; a stream that can print them, or cannot be reconfigured, is left as it is."""
+    try:
+        "\u2663\u2666\u2665\u2660".encode(stream.encoding or "ascii")
+    except (LookupError, UnicodeEncodeError, AttributeError, TypeError):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 class PipeSafe:
     """stdout that, once its reader has gone (``aisle ... | head``), sends the rest to
     /dev/null: the command then finishes and exits with its own code, not one a broken pipe

@@ -20,8 +20,8 @@ from solvers.core.workers import check_jobs
 from solvers.cli import atlas as cli_atlas, pictures as cli_pictures, play as cli_play, player as cli_player, winrate as cli_winrate
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, PipeSafe, add_game_arg, add_numbering_args, add_position_args,
-                         add_progress_args, one_line, parse_options, positive, read_solution,
-                         show_progress, start_state)
+                         add_progress_args, keep_suits_printable, one_line, parse_options, positive,
+                         read_solution, show_progress, start_state)
 from solvers.studies.progress import progress_bar
 
 DESCRIPTION = ("Exact rules of five GNOME Aisleriot patience games (Clock, Freecell, Yukon, "
@@ -236,6 +236,7 @@ def build_parser():
 
 
 def main(argv=None):
+    keep_suits_printable(sys.stdout)              # help and readable moves print ♣ ♦ ♥ ♠
     parser = build_parser()
     args = parser.parse_args(argv)
     stdout = sys.stdout

@@ -1,12 +1,14 @@
 """``aisle play``: a whole game played by an auto-player, Clock's forced game, or random moves.
 
 ``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|thoughtful] ...``
-prints the moves on stdout, one per line (``--show``: each position too, as the player sees it),
-and one summary line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
+prints the moves on stdout, one per line (``--show``: each followed by its words in parentheses,
+``drag 4 1 0  (A♣ home)``, and the position after it, as the player sees it), and one summary
+line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
 bad input (``--random``: 0 also while the walk's game goes on).  Without ``--player`` a game that
 plays itself (Clock) keeps its forced-play report and ``--random`` its random walk; other games
 use the default player (``pimc``; where nothing is hidden, as in Freecell, the solver).
-``--format json`` prints one document in every mode.
+``--format json`` prints one document in every mode: ``moves`` the actions, ``readable`` the
+same moves in words.
 """
 import json
 import random
@@ -15,7 +17,7 @@ import sys
 from rules.errors import InvalidOptionError
 from solvers.cli.common import (EXIT_OK, EXIT_UNSOLVABLE, Formatter, add_game_arg, add_player_args,
                                 add_position_args, start_state)
-from solvers.cli.player import describe_start, make_player, move_text, start_fields
+from solvers.cli.player import describe_start, make_player, move_line, move_text, start_fields
 
 EXIT_WON, EXIT_LOST = 0, EXIT_UNSOLVABLE
 MAX_MOVES = 100_000        # --max-moves and --moves: each move is kept (history, visited positions)
@@ -32,7 +34,9 @@ def register(sub):
     add_game_arg(p)
     add_position_args(p)
     add_player_args(p)
-    p.add_argument("--show", action="store_true", help="print each position after its move")
+    p.add_argument("--show", action="store_true",
+                   help="print each move with its words, e.g. 'drag 4 1 0  (A\u2663 home)', and the "
+                        "position after it")
     p.add_argument("--format", choices=("aisleriot", "notation", "json"), default="aisleriot",
                    help="moves as Aisleriot actions, in standard notation (freecell; Aisleriot "
                         "actions otherwise), or one JSON document")
@@ -66,14 +70,15 @@ def _play_auto(game, state, args):
     def on_move(move, after):
         before = after.copy()
         before.undo()
-        text = move_text(before, move, notation)
         if args.format == "json":
-            shown.append((text, after.layout() if args.show else None))
+            shown.append((move_text(before, move, notation), before.describe_move(move),
+                          after.layout() if args.show else None))
             return
-        print(text)
-        if args.show:
-            view = after if player.peeks else after.observation()
-            print(f"{view}\n", flush=True)
+        if not args.show:
+            print(move_text(before, move, notation))
+            return
+        view = after if player.peeks else after.observation()
+        print(f"{move_line(before, move, notation)}\n{view}\n", flush=True)
 
     if args.show and args.format != "json":
         print(f"{state if player.peeks else state.observation()}\n")
@@ -83,10 +88,10 @@ def _play_auto(game, state, args):
     if args.format == "json":
         out = {**start_fields(args, game, state), "player": record.player, "peeked": record.peeked,
                "result": record.result, "reason": record.reason or None,
-               "moves": [text for text, _ in shown],
+               "moves": [text for text, _, _ in shown], "readable": [words for _, words, _ in shown],
                "length": len(record.moves), "seconds": round(record.seconds, 3)}
         if args.show:
-            out["positions"] = [layout for _, layout in shown]
+            out["positions"] = [layout for _, _, layout in shown]
         print(json.dumps(out, indent=2))
     kind = "PEEKS at hidden cards" if record.peeked else "no peeking"
     why = f" ({record.reason})" if record.reason else ""
@@ -100,12 +105,20 @@ def _play_forced(game, state, args):
     moves = game.play_forced(state)
     verdict = "won" if state.is_won() else "lost"
     if args.format == "json":
-        _print_json(args, start, state, verdict, [str(m) for m in moves])
+        _print_json(args, start, state, verdict, moves)
     else:
         title = f"Aisleriot seed {args.seed}" if args.seed is not None else "given position"
         print(f"{game.title}, {title}\n{start}\n")
-        print("Play: " + " ".join(str(m) for m in moves))
-        print(f"\n{state}\n\nResult: {verdict}, score {state.score}, {len(moves)} moves")
+        if args.show:                       # each move with its words, and the position after it
+            walk = start.copy()
+            for ply, move in enumerate(moves, 1):
+                line = move_line(walk, move)
+                walk.apply(move)
+                print(f"{ply}. {line}\n{walk}\n")
+        else:
+            print("Play: " + " ".join(str(m) for m in moves))
+            print(f"\n{state}\n")
+        print(f"Result: {verdict}, score {state.score}, {len(moves)} moves")
     return EXIT_WON if state.is_won() else EXIT_LOST
 
 
@@ -122,10 +135,11 @@ def _play_random(game, state, args):
         if not moves:
             break
         move = rng.choice(moves)
+        line = move_line(state, move)
         state.apply(move)
-        played.append(str(move))
+        played.append(move)
         if args.format != "json":
-            print(f"\n{ply}. {move}\n{state}")
+            print(f"\n{ply}. {line}\n{state}")
     result = state.outcome.name.lower()
     if args.format == "json":
         _print_json(args, start, state, result, played)
@@ -135,8 +149,13 @@ def _play_random(game, state, args):
 
 
 def _print_json(args, start, end, result, moves):
-    """Clock's forced play and the random walk as JSON: the fields of the players' JSON."""
+    """Clock's forced play and the random walk as JSON: the fields of the players' JSON
+    (``moves`` the actions, ``readable`` the same moves in words)."""
+    walk, readable = start.copy(), []
+    for move in moves:
+        readable.append(walk.describe_move(move))
+        walk.apply(move)
     out = {**start_fields(args, start.game, start), "player": "random" if args.random else "forced",
-           "result": result, "moves": moves, "length": len(moves), "score": int(end.score),
-           "end": end.layout()}
+           "result": result, "moves": [str(m) for m in moves], "readable": readable,
+           "length": len(moves), "score": int(end.score), "end": end.layout()}
     print(json.dumps(out, indent=2))

@@ -1,11 +1,13 @@
 """``aisle hint``, ``aisle analyze`` and ``aisle deals``: the auto-players on the command line.
 
 * ``hint GAME (SEED | --layout TEXT | --file FILE) [--player ...]`` prints the move the player
-  would make now.
-* ``analyze GAME (SEED | --layout | --file) [--timeout S]`` lists every move with the thoughtful
-  verdict of the position it leads to (winnable / lost / unknown; the solver sees every card)
-  and, where cards are hidden, the share of sampled worlds in which the move wins: which moves
-  keep this game winnable, as far as a player can tell.
+  would make now: the Aisleriot action, two spaces and the move in words in parentheses
+  (``drag 4 1 0  (A♣ home)``, :meth:`rules.game.State.describe_move`); ``--format aisleriot``
+  prints the action alone, ``--format notation`` the game's own notation (Freecell's).
+* ``analyze GAME (SEED | --layout | --file) [--timeout S]`` lists every move, with its words,
+  and the thoughtful verdict of the position it leads to (winnable / lost / unknown; the solver
+  sees every card) and, where cards are hidden, the share of sampled worlds in which the move
+  wins: which moves keep this game winnable, as far as a player can tell.
 * ``deals GAME --winnable [--difficulty easy|medium|hard] [--count N] [--from SEED]`` prints
   seeds the thoughtful solver proved winnable (its line replayed by the referee), each graded by
   the share of no-peek games won on it (:mod:`solvers.players.grading`).
@@ -65,6 +67,13 @@ def move_text(state, move, notation="aisleriot"):
     return state.format_move(move, notation)
 
 
+def move_line(state, move, notation="aisleriot"):
+    """``move`` as a person reads it in the position ``state`` it is played from: the action
+    (``notation``), two spaces, then its words in parentheses: ``drag 4 1 0  (A♣ home)``.
+    A script takes the action as the text before the first ``"  ("``."""
+    return f"{move_text(state, move, notation)}  ({state.describe_move(move)})"
+
+
 def _no_move(state):
     """True, with a line on stderr, when the game is over or a player at the table has no move
     (a hand-made layout can leave moves only a peek at hidden cards allows)."""
@@ -82,8 +91,11 @@ def cmd_hint(args):
         return EXIT_NO_MOVE
     player = make_player(args, game)
     move = choose_now(player, state)
-    notation = game.notations[-1] if args.format == "notation" else "aisleriot"
-    print(move_text(state, move, notation))
+    if args.format == "text":
+        print(move_line(state, move))
+    else:
+        notation = game.notations[-1] if args.format == "notation" else "aisleriot"
+        print(move_text(state, move, notation))
     detail = ""
     if getattr(player, "last_worlds", 0):
         detail = f"; it wins {player.last_wins.get(move, 0)} of {player.last_worlds} sampled worlds"
@@ -99,18 +111,21 @@ def cmd_analyze(args):
     if _no_move(state):
         return EXIT_NO_MOVE
     rows = analyze(state, args.timeout, args.samples, args.budget, args.player_seed)
+    words = {m: state.describe_move(m) for m, _, _, _ in rows}
     if args.format == "json":
         print(json.dumps({**start_fields(args, game, state), "timeout": args.timeout,
-                          "moves": [{"move": str(m), "thoughtful": verdict,
+                          "moves": [{"move": str(m), "readable": words[m], "thoughtful": verdict,
                                      "worlds_won": won if n else None, "worlds": n or None}
                                     for m, verdict, won, n in rows]}, indent=2))
         return 0
     hidden = rows[0][3] > 0
-    header = f"{'move':<16} {'thoughtful (peeks)':<19}" + (" no-peek: sampled worlds won" if hidden else "")
+    width = max(len("readable"), *(len(text) for text in words.values()))
+    header = (f"{'move':<16} {'readable':<{width}} {'thoughtful (peeks)':<19}"
+              + (" no-peek: sampled worlds won" if hidden else ""))
     print(header)
     for move, verdict, won, n in rows:
         share = f" {won:>3}/{n} ({100 * won / n:.0f}%)" if n else ""
-        print(f"{str(move):<16} {verdict:<19}{share}")
+        print(f"{str(move):<16} {words[move]:<{width}} {verdict:<19}{share}")
     keep = sum(1 for row in rows if row[1] == "winnable")
     print(f"# {game.name} {describe_start(args, game)}: {len(rows)} moves, {keep} keep the deal "
           f"winnable for the solver (it sees every card)", file=sys.stderr)
@@ -185,22 +200,29 @@ def _atlas_deal(atlas, seed, games):
 # ---- registration --------------------------------------------------------------------------
 def register(sub):
     p = sub.add_parser("hint", formatter_class=Formatter,
-                       help="the move an auto-player would make now",
+                       help="the move an auto-player would make now, with its words",
                        description="Print the move the player would make in this position "
-                                   "(exit 3 when there is none).")
+                                   "(exit 3 when there is none): by default one line with the "
+                                   "Aisleriot action, two spaces and the move in words in "
+                                   "parentheses (drag 4 1 0, two spaces, (A\u2663 home)); the "
+                                   "action is the text before the '(', stripped.  --format "
+                                   "aisleriot prints the action alone, as the default did before.")
     add_game_arg(p)
     add_position_args(p)
     add_player_args(p)
-    p.add_argument("--format", choices=("aisleriot", "notation"), default="aisleriot",
-                   help="Aisleriot action, or standard notation (freecell)")
+    p.add_argument("--format", choices=("text", "aisleriot", "notation"), default="text",
+                   help="text: the Aisleriot action and the move in words; aisleriot: the action "
+                        "alone, as the default was before words were added (for scripts); "
+                        "notation: standard notation (freecell)")
     p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser("analyze", formatter_class=Formatter,
-                       help="every move with its thoughtful verdict and sampled-world wins",
-                       description="List every legal move with the thoughtful verdict of the "
-                                   "position it leads to (winnable / lost / unknown; the solver "
-                                   "sees every card) and, for games with hidden cards, the share "
-                                   "of sampled worlds in which it wins (what a player can know).")
+                       help="every move, in words too, with its thoughtful verdict and sampled-world wins",
+                       description="List every legal move, in words too, with the thoughtful "
+                                   "verdict of the position it leads to (winnable / lost / "
+                                   "unknown; the solver sees every card) and, for games with "
+                                   "hidden cards, the share of sampled worlds in which it wins "
+                                   "(what a player can know).")
     add_game_arg(p)
     add_position_args(p)
     p.add_argument("--timeout", type=positive(float), default=5.0,

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from rules.cards import (BLACK, RED, aisleriot_card_str, card_str, colour, parse_card, rank, suit)
+from rules.cards import (BLACK, RED, aisleriot_card_str, card_label, card_str, colour, parse_card, rank, suit)
 from rules.errors import AisleError, InvalidCardError
 
 
@@ -42,3 +42,12 @@ def test_long_tokens_give_short_messages():
     with pytest.raises(InvalidCardError) as err:
         parse_card("Q" * 5_000_000)
     assert len(str(err.value)) < 300 and "'QQQ" in str(err.value)
+
+
+def test_card_labels_read_as_people_write_them():
+    assert [card_label(parse_card(c)) for c in ("AC", "TD", "JH", "QS", "KC", "7H")] == \
+        ["A\u2663", "10\u2666", "J\u2665", "Q\u2660", "K\u2663", "7\u2665"]
+    assert len({card_label(c) for c in range(52)}) == 52
+    assert card_label(52 + 13) == card_label(13)              # Zebra's second deck reads the same
+    with pytest.raises(InvalidCardError):
+        card_label(-1)

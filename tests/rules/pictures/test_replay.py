@@ -3,6 +3,7 @@ checked without a browser: the page's data holds every position, the script is t
 Content-Security-Policy allows, and nothing in the page points outside it."""
 import base64
 import hashlib
+import html
 import json
 import random
 import re
@@ -76,8 +77,22 @@ def test_result_and_freecell_notation():
     page = replay_html(start, moves, title="Deal <1>")
     assert "<title>Deal &lt;1&gt;</title>" in page
     assert f"Result: not finished, score {play_moves(start, moves)[-1].score}, {len(moves)} moves" in page
-    first = re.search(r'<li data-index="1">(.*?)</li>', page).group(1)
-    assert first.endswith(moves[0]) and first != moves[0]      # standard notation, then the action
+    first = re.search(r'<li data-index="1">(.*?) <span class="action">(.*?)</span></li>', page)
+    assert first.group(1) == html.escape(start.describe_move(moves[0]))      # the move in words
+    label = first.group(2)
+    assert label.endswith(moves[0]) and label != moves[0]      # standard notation, then the action
+
+
+@pytest.mark.parametrize("game", ["clock", "freecell", "yukon", "ten-across", "zebra"])
+def test_move_list_reads_each_move_in_words(game):
+    start, moves = random_game(game, 2, 12)
+    page = replay_html(start, moves)
+    items = re.findall(r'<li data-index="(\d+)">(.*?) <span class="action">(.*?)</span></li>', page)
+    assert [int(i) for i, _, _ in items] == list(range(1, len(moves) + 1))
+    for state, move, (_, words, label) in zip(play_moves(start, moves), moves, items):
+        assert words == html.escape(state.describe_move(move)) and label.endswith(html.escape(move))
+    data, _ = page_data(page)                    # the step data keep the actions (and notation)
+    assert all(moves[i - 1] in frame["status"] for i, frame in enumerate(data["frames"]) if i)
 
 
 def test_empty_game_is_one_position():

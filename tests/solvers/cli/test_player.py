@@ -19,6 +19,13 @@ def run(capsys, monkeypatch, *argv):
     return code, out, err
 
 
+def hint_action(out, state):
+    """The action of ``aisle hint``'s text line (``drag 4 1 0  (A♣ home)``), its words checked."""
+    action, words = out.rstrip("\n").split("  (", 1)
+    assert words.endswith(")") and words[:-1] == state.describe_move(action)
+    return action
+
+
 def replays_to_a_win(game, seed, moves, **options):
     state = get_game(game).deal(seed, **options)
     referee = get_referee(game)(state.game.array_to_layout(state.array), options or None)
@@ -50,8 +57,12 @@ def test_play_json_and_show(capsys, monkeypatch):
     assert code == 0 and data["result"] == "won" and data["peeked"] is False
     assert data["seed"] == 1 and data["start"] == get_game("zebra").deal(1).layout()
     assert data["player"] == {"player": "greedy", "seed": 0, "peeks": False}
-    assert len(data["positions"]) == data["length"] == len(data["moves"])
+    assert len(data["positions"]) == data["length"] == len(data["moves"]) == len(data["readable"])
     assert replays_to_a_win("zebra", 1, data["moves"])
+    state = get_game("zebra").deal(1)
+    for move, words in zip(data["moves"], data["readable"]):
+        assert state.describe_move(move) == words
+        state.apply(move)
 
 
 def test_play_show_prints_what_the_player_sees(capsys, monkeypatch):
@@ -59,6 +70,9 @@ def test_play_show_prints_what_the_player_sees(capsys, monkeypatch):
     assert code == 3
     first = out.split("\n\n")[0]
     assert "pile 7: ## ## ## ##" in first and "unseen: 21 cards" in first
+    state = get_game("yukon").deal(5)
+    for block in out.split("\n\n")[1:-1]:       # each move with its words, then the position
+        state.apply(hint_action(block.split("\n")[0], state))
 
 
 def test_play_thoughtful_is_labelled_as_peeking(capsys, monkeypatch):
@@ -76,6 +90,13 @@ def test_play_freecell_defaults_to_the_solver(capsys, monkeypatch):
 def test_play_clock_keeps_its_forced_report(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "play", "clock", 1)
     assert code == 3 and out.rstrip().endswith("Result: lost, score 36, 39 moves")
+    play = [line for line in out.split("\n") if line.startswith("Play: ")][0].split()[1:]
+    code, shown, _ = run(capsys, monkeypatch, "play", "clock", 1, "--show")
+    lines = [line for line in shown.split("\n") if line[:1].isdigit() and ". " in line]
+    assert code == 3 and len(lines) == 39 and shown.rstrip().endswith("Result: lost, score 36, 39 moves")
+    assert lines[0] == "1. drag 6 1 10  (7\u2663 to 7 o'clock)"
+    assert lines[4] == "5. click 6  (K\u2660: turn up a centre card)"       # slot 8's K♠ came up
+    assert " ".join(line.split("  (")[0].split(". ", 1)[1] for line in lines) == " ".join(play)
     code, out, err = run(capsys, monkeypatch, "play", "clock", 1, "--player", "pimc")
     assert code == 3 and len(out.strip().split("\n")) == 39 and "lost after 39 moves" in err
 
@@ -83,6 +104,7 @@ def test_play_clock_keeps_its_forced_report(capsys, monkeypatch):
 def test_play_random_still_walks(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "play", "zebra", 2, "--random", "--moves", 3)
     assert code == 0 and "\n3. " in out and "Result:" in out
+    assert "\n1. drag 17 1 16  (Q\u2665 onto K\u2663)\n" in out
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -109,7 +131,7 @@ def test_bad_input_is_one_line_exit_2(capsys, monkeypatch, argv, fragment):
 def test_hint_is_a_legal_move_and_says_who_chose_it(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "hint", "yukon", 1)
     state = get_game("yukon").deal(1)
-    assert code == 0 and state.parse_move(out.strip()) in state.legal_moves()
+    assert code == 0 and out.count("\n") == 1 and state.parse_move(hint_action(out, state)) in state.legal_moves()
     assert "sampled worlds" in err and "PEEKS" not in err
     code, out2, err = run(capsys, monkeypatch, "hint", "yukon", 1, "--player", "thoughtful")
     assert code == 0 and "PEEKS" in err
@@ -119,11 +141,40 @@ def test_hint_from_a_layout_and_at_the_end(capsys, monkeypatch):
     state = get_game("yukon").deal(8)
     code, out, _ = run(capsys, monkeypatch, "hint", "yukon", "--layout", state.layout(),
                        "--player", "greedy")
-    assert code == 0 and state.parse_move(out.strip()) in state.legal_moves()
+    assert code == 0 and state.parse_move(hint_action(out, state)) in state.legal_moves()
     won = "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc||||||||Ad 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd|" \
           "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh|As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks#52#0"
     code, out, err = run(capsys, monkeypatch, "hint", "yukon", "--layout", won)
     assert code == 3 and out == "" and "won" in err
+
+
+@pytest.mark.parametrize("game, seed", [("clock", 1), ("freecell", 1), ("yukon", 5), ("ten-across", 3),
+                                        ("zebra", 2)])
+def test_hint_formats(capsys, monkeypatch, game, seed):
+    """Text (the default): the action, two spaces, the words in parentheses; ``--format
+    aisleriot``: exactly the action line, as scripts read it; ``notation``: Freecell's own."""
+    state = get_game(game).deal(seed)
+    code, text, _ = run(capsys, monkeypatch, "hint", game, seed, "--player", "greedy")
+    action = hint_action(text, state)
+    code2, plain, _ = run(capsys, monkeypatch, "hint", game, seed, "--player", "greedy", "--format", "aisleriot")
+    assert code == code2 == 0 and plain == f"{action}\n" and str(state.parse_move(action)) == action
+    if game == "yukon":
+        assert plain == "drag 2 5 1\n" and text == "drag 2 5 1  (4\u2665 and 4 more onto 5\u2663)\n"
+    code, notation, _ = run(capsys, monkeypatch, "hint", game, seed, "--player", "greedy", "--format", "notation")
+    assert code == 0 and notation == f"{state.format_move(action, state.game.notations[-1])}\n"
+
+
+def test_suits_print_on_a_stream_without_them():
+    import io
+
+    from solvers.cli.common import keep_suits_printable
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    keep_suits_printable(stream)
+    stream.write("drag 4 1 0  (A\u2666 home)\n")
+    stream.flush()
+    assert raw.getvalue() == b"drag 4 1 0  (A\\u2666 home)\n"
 
 
 # ---- analyze --------------------------------------------------------------------------------------
@@ -132,9 +183,11 @@ def test_analyze_lists_every_move_with_both_verdicts(capsys, monkeypatch):
     lines = out.strip().split("\n")
     state = get_game("yukon").deal(1)
     assert code == 0 and "thoughtful (peeks)" in lines[0] and "sampled worlds won" in lines[0]
-    listed = {state.parse_move(" ".join(line.split()[:4])) for line in lines[1:]}
+    words, verdict = lines[0].index("readable"), lines[0].index("thoughtful")
+    listed = {state.parse_move(line[:words].strip()) for line in lines[1:]}
     assert listed == set(state.legal_moves(distinct=True))
-    assert all(line.split()[4] in ("winnable", "lost", "unknown") for line in lines[1:])
+    assert all(line[words:verdict].strip() == state.describe_move(line[:words].strip()) for line in lines[1:])
+    assert all(line[verdict:].split()[0] in ("winnable", "lost", "unknown") for line in lines[1:])
     assert all("/6 (" in line for line in lines[1:])
 
 
@@ -142,6 +195,9 @@ def test_analyze_json_without_hidden_cards(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "analyze", "freecell", 1, "--format", "json")
     data = json.loads(out)
     assert code == 0 and data["moves"] and all(m["worlds"] is None for m in data["moves"])
+    state = get_game("freecell").deal(1)
+    assert all(m["readable"] == state.describe_move(m["move"]) for m in data["moves"])
+    assert list(data["moves"][0])[:2] == ["move", "readable"]
     assert {m["thoughtful"] for m in data["moves"]} <= {"winnable", "lost", "unknown"}
 
 
