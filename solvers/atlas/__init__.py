@@ -39,7 +39,7 @@ DATA_DIR = pathlib.Path(__file__).parent / "data"
 SUFFIX = ".atlas"
 WINNABLE, UNSOLVABLE, UNKNOWN, NOT_COVERED = "winnable", "unsolvable", "unknown", "not covered"
 VERDICT_NAMES = (UNKNOWN, WINNABLE, UNSOLVABLE)            # by code, as the results store codes them
-LOG_STEPS = 8              #: effort bytes: 8 steps an octave (9% apart)
+LOG_STEPS = 2              #: effort bytes: 2 steps an octave (a rough figure; it compresses well)
 DIGEST_SEEDS = 16          #: seeds dealt to fingerprint the deals an atlas was built on
 
 
@@ -49,7 +49,7 @@ class AtlasError(AisleError):
 
 def log_byte(values):
     """Positive counts as one byte each: 0 for none (a negative value), else
-    ``1 + round(LOG_STEPS * log2(value))`` capped at 255 (values up to about 2**31)."""
+    ``1 + round(LOG_STEPS * log2(value))`` capped at 255 (values up to 2**127)."""
     v = np.asarray(values, dtype=np.float64)
     out = np.zeros(v.shape, np.uint8)
     pos = v >= 1
@@ -59,7 +59,7 @@ def log_byte(values):
 
 
 def from_log_byte(codes):
-    """The inverse of :func:`log_byte` (within 4.5%): float values, NaN for none."""
+    """The inverse of :func:`log_byte` (within 19%): float values, NaN for none."""
     c = np.asarray(codes, dtype=np.float64)
     return np.where(c == 0, np.nan, np.exp2((c - 1) / LOG_STEPS))
 
@@ -80,7 +80,7 @@ def digest_seeds(first, count):
 @dataclass(frozen=True)
 class Entry:
     """What the atlas says of one seed.  ``nodes`` and ``seconds`` are the search effort of the
-    run that decided it (within 4.5%, see :func:`log_byte`); None where the atlas has none."""
+    run that decided it (within 19%, see :func:`log_byte`); None where the atlas has none."""
 
     game: str
     seed: int
