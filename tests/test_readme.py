@@ -73,6 +73,11 @@ def subparsers(parser):
     raise AssertionError("the aisle parser has no subcommands")
 
 
+def _nested(parser):
+    """A subcommand's own subcommands (``aisle atlas build``), or an empty dict."""
+    return next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+
+
 def is_placeholder(token):
     return bool(PLACEHOLDER.fullmatch(token)) or any(c in token for c in "[]|") \
         or token.startswith("(") or token.endswith(")") and not token.startswith("$(")
@@ -96,9 +101,14 @@ def check_aisle_command(line, parser=None):
         return [f"{line!r}: no subcommand {name!r} (there are {', '.join(commands)})"]
     else:
         sub = commands[name]
+    rest = tokens[1:]
+    while sub is not None and _nested(sub):             # aisle atlas build ...
+        if not rest or rest[0] not in _nested(sub):
+            return [f"{line!r}: 'aisle {name}' needs one of {', '.join(_nested(sub))}"]
+        name, sub, rest = f"{name} {rest[0]}", _nested(sub)[rest[0]], rest[1:]
+    if sub is not None:
         flags = set(sub._option_string_actions)
     problems = []
-    rest = tokens[1:]
     for i, token in enumerate(rest):
         for piece in token.strip("[](){}").split("|"):
             piece = piece.strip("[](){}")
@@ -157,6 +167,8 @@ def test_aisle_command_in_docs_exists(doc, line):
     ("aisle solve yukon 3 --made-up-flag 5", "has no option --made-up-flag"),
     ("aisle solve yukon 3 [--made-up-flag N]", "has no option --made-up-flag"),
     ("aisle frobnicate yukon 3", "no subcommand 'frobnicate'"),
+    ("aisle atlas build yukon --seeds 1-9 --made-up 3", "'aisle atlas build' has no option --made-up"),
+    ("aisle atlas frobnicate yukon", "needs one of build"),
     ("aisle deal GAME SEED [--format text|svg]", "not 'svg'"),
     ("aisle solve spider 1", "no game 'spider'"),
     ("aisle solve yukon 3 --timeout -1", "does not parse"),
