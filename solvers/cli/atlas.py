@@ -8,6 +8,8 @@ shipped atlas (:mod:`solvers.atlas`).
 import json
 import sys
 
+from rules.errors import clip
+
 from solvers.cli.common import (Formatter, add_game_arg, add_numbering_args, add_progress_args,
                                 parse_options, positive, show_progress)
 from solvers.cli.winrate import interruptible
@@ -135,6 +137,7 @@ def _report(est, nothing):
     if est is None:
         sys.stderr.write(f"aisle: nothing to do: {nothing}\n")
         return 0
+    est.seeds = clip(est.seeds, 80)     # a re-check's sample lists thousands of seeds
     print(est.summary())
     sys.stderr.write(f"aisle: {est.run_text()}; {est.seconds:.2f} s\n")
     return 0
