@@ -157,11 +157,12 @@ def cmd_deals(args):
                   timeout=args.timeout, games=args.games) as book:
         for seed in range(args.from_seed, last + 1):
             checked += 1
-            deal = _atlas_deal(atlas, seed, args.games)
+            entry = atlas.entry(seed) if atlas is not None and atlas.covers(seed) else None
+            if entry is not None and entry.verdict == "unsolvable":
+                continue                                  # proven by the atlas: nothing to solve
+            deal = _graded(entry, args.games)
             if deal is not None:
                 from_atlas += 1
-            elif atlas is not None and atlas.covers(seed) and atlas.entry(seed).verdict == "unsolvable":
-                continue                                  # proven by the atlas: nothing to solve
             else:
                 deal = book.grade(seed)
             if deal is None:
@@ -185,16 +186,13 @@ def cmd_deals(args):
     return 0 if found >= args.count else EXIT_NO_MOVE
 
 
-def _atlas_deal(atlas, seed, games):
-    """The GradedDeal the atlas gives ``seed`` (graded there with ``games`` games), else None."""
+def _graded(entry, games):
+    """The GradedDeal of an atlas entry graded there with ``games`` games, else None."""
     from solvers.studies.deal_book import GradedDeal
 
-    if atlas is None or not atlas.covers(seed):
+    if entry is None or entry.grade is None or entry.games != games:
         return None
-    entry = atlas.entry(seed)
-    if entry.grade is None or entry.games != games:
-        return None
-    return GradedDeal(seed, entry.won, entry.games, entry.grade)
+    return GradedDeal(entry.seed, entry.won, entry.games, entry.grade)
 
 
 # ---- registration --------------------------------------------------------------------------
