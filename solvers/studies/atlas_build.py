@@ -3,7 +3,7 @@ a sample of the unsolvable verdicts re-checked by a plain search, all kept in th
 
 A build is a win-rate run (:func:`solvers.studies.winrate.estimate_win_rate`: resumable, on
 every core or a Dask cluster, with a progress bar) whose settings carry ``"atlas"``, so its rows
-are kept apart from an ordinary run's and :func:`atlas_batch` solves them: the game's default
+are kept apart from an ordinary run's and :func:`~solvers.studies.atlas_batch.atlas_batch` solves them: the game's default
 method, every solution replayed by the game's independent referee before the batch is returned
 (a refused replay fails the batch, so nothing unverified is stored) and its length counted in
 atomic moves.  Retrying the unknown seeds with longer limits (and ``threads``) is another run of
@@ -11,8 +11,9 @@ the same variant; :mod:`solvers.atlas.pack` merges the runs, and a seed stays un
 only when every run left it unknown.
 
 The re-check (:func:`check_unsolvable`) is a run whose settings carry ``"check": "plain"``:
-:func:`plain_search` searches a deal again with the engine's own kernels only (every action
-Aisleriot accepts, no pruning rule, no solver hash or heuristic) under a time limit.  Its
+:func:`~solvers.studies.atlas_batch.plain_search` searches a deal again with the engine's own
+kernels only (every action Aisleriot accepts, no pruning rule, no solver hash or heuristic)
+under a time limit.  Its
 verdict is ``unsolvable`` (confirmed), ``unknown`` (ran out of time or states) or ``solved``
 (a contradiction, which packing refuses).
 """
@@ -20,13 +21,10 @@ import math
 
 import numpy as np
 
-from rules import get_game
 from rules.errors import InvalidOptionError
 from solvers.core.registry import get_solver
-from solvers.core.result import SOLVED, VERDICT_CODE
-from solvers.core.search import DFS, Limits
-from solvers.core.solver import empty_columns
 from solvers.core.workers import default_jobs
+from solvers.studies.atlas_batch import CHECK_TIMEOUT
 from solvers.studies.dispatch import make_settings
 from solvers.studies.seeds import SeedSet, parse_seeds
 from solvers.studies.store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
@@ -36,8 +34,6 @@ ATLAS_RUN = 1              #: what an atlas run stores: verified solutions, leng
 CHECK_SHARE = 0.01         #: share of the unsolvable verdicts re-checked (at least)
 CHECK_ALL_UP_TO = 100      #: every unsolvable verdict is re-checked when there are at most this many
 CHECK_SEED = 20261205      #: the sample of verdicts to re-check is drawn with this seed
-CHECK_TIMEOUT = 10.0       #: seconds a plain search gets by default
-PLAIN_MEMORY_MB = 1024     #: a plain search's memory limit
 
 
 def variant_settings(game, numbering=None, rules="aisleriot", options=None):
@@ -115,31 +111,6 @@ def in_seedset(seeds, seedset):
     return inside
 
 
-def atlas_batch(settings, seeds):
-    """Solve ``seeds`` under an atlas run's ``settings`` (see the module docstring): a batch of
-    columns whose ``length`` is the atomic length of a solution the referee replayed."""
-    if settings.get("check"):
-        return _check_batch(settings, seeds)
-    solver = get_solver(settings["game"])
-    out = empty_columns(seeds)
-    kw = dict(rules=settings["rules"], timeout=settings["timeout"], max_nodes=settings["max_nodes"])
-    threads = settings.get("threads") or 1
-    if threads == 1:
-        results = solver.solve_many(seeds.tolist(), numbering=settings["numbering"],
-                                    options=settings["options"], **kw)
-    else:
-        results = (solver.solve(solver.start_state(seed, settings["numbering"], settings["options"]),
-                                threads=threads, **kw) for seed in seeds.tolist())
-    for i, result in enumerate(results):
-        out["verdict"][i] = VERDICT_CODE[result.verdict]
-        out["nodes"][i] = int(result.nodes_expanded)
-        out["seconds"][i] = result.seconds
-        if result.solved:
-            result.verify()                  # raises on a refused move: the batch is not stored
-            out["length"][i] = int(result.atomic_length)
-    return out
-
-
 # ---- grading the winnable deals --------------------------------------------------------------
 GRADE_PLAYER = {"name": "pimc", "samples": 5, "budget": 1000, "extend": 1}   #: the grading player
 GRADE_GAMES = 4            #: games per winnable deal (player seeds 0 .. GRADE_GAMES-1)
@@ -189,7 +160,7 @@ def unsolvable_seeds(store, variant):
 def check_unsolvable(game, *, numbering=None, rules="aisleriot", options=None, timeout=CHECK_TIMEOUT,
                      share=CHECK_SHARE, db, jobs=None, progress=False):
     """Re-check a sample (:func:`check_sample`) of the variant's unsolvable verdicts with
-    :func:`plain_search`; an Estimate of the check run (None when there is nothing to check)."""
+    :func:`~solvers.studies.atlas_batch.plain_search`; an Estimate of the check run (None when there is nothing to check)."""
     variant = variant_settings(game, numbering, rules, options)
     with ResultsStore(db) as store:
         seeds = check_sample(unsolvable_seeds(store, variant), share)
@@ -199,28 +170,3 @@ def check_unsolvable(game, *, numbering=None, rules="aisleriot", options=None, t
                              options=variant["options"], timeout=timeout, jobs=jobs or default_jobs(),
                              db=db, progress=progress, extra={"atlas": ATLAS_RUN, "check": "plain"},
                              batch_size=1)
-
-
-def _check_batch(settings, seeds):
-    game = get_game(settings["game"])
-    out = empty_columns(seeds)
-    for i, seed in enumerate(seeds.tolist()):
-        start = game.deal(seed, settings["numbering"], **settings["options"])
-        verdict, states, seconds = plain_search(start, settings["rules"], settings["timeout"])
-        out["verdict"][i], out["nodes"][i], out["seconds"][i] = VERDICT_CODE[verdict], states, seconds
-        out["length"][i] = 0 if verdict == SOLVED else -1
-    return out
-
-
-def plain_search(state, rules="aisleriot", timeout=CHECK_TIMEOUT, max_memory_mb=PLAIN_MEMORY_MB):
-    """Search every position reachable from ``state`` with the engine's kernels alone
-    (:func:`solvers.core.plain.plain_plug`: every action Aisleriot accepts, no pruning, positions
-    told apart by the rules' canonical hash), depth first, within ``timeout`` seconds and
-    ``max_memory_mb``: ``(verdict, positions expanded, seconds)``; a limit gives ``unknown``."""
-    from solvers.core.plain import plain_plug
-
-    plug = plain_plug(state.game.name, rules == "aisleriot")
-    runner = DFS(plug, Limits(timeout=timeout, max_memory_mb=max_memory_mb), keys_only=True,
-                 store_dead_ends=False)
-    result = runner.run(state.array.copy())
-    return result.verdict, int(result.nodes_expanded), float(result.seconds)

@@ -12,6 +12,7 @@ from rules.errors import InvalidSeedError
 from solvers.core.registry import get_solver
 from solvers.core.solver import check_limits, empty_columns
 from solvers.core.result import SOLVED, UNSOLVABLE, VERDICT_CODE, VERDICT_CODES
+from solvers.studies.atlas_batch import atlas_batch
 from solvers.studies.seeds import parse_seeds
 
 
@@ -65,8 +66,6 @@ def solve_batch(settings, seeds):
     if settings.get("player"):
         return _play_batch(settings, np.ascontiguousarray(seeds, dtype=np.int64))
     if settings.get("atlas"):
-        from solvers.studies.atlas_build import atlas_batch
-
         return atlas_batch(settings, np.ascontiguousarray(seeds, dtype=np.int64))
     solver = get_solver(settings["game"])
     limits = check_limits(settings["max_nodes"], settings["timeout"])

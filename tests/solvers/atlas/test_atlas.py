@@ -13,7 +13,8 @@ from solvers.atlas import (NOT_COVERED, UNSOLVABLE, WINNABLE, Atlas, AtlasError,
 from solvers.atlas.pack import pack
 from solvers.cli.main import main as cli_main
 from solvers.core.registry import get_solver
-from solvers.studies.atlas_build import build, check_unsolvable, grade, plain_search, undecided, variant_settings
+from solvers.studies.atlas_batch import plain_search
+from solvers.studies.atlas_build import build, check_unsolvable, grade, undecided, variant_settings
 from solvers.studies.seeds import parse_seeds
 from solvers.studies.store import ResultsStore
 

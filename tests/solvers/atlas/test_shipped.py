@@ -10,7 +10,8 @@ import pytest
 
 import solvers.atlas as atlas_mod
 from solvers.atlas import UNSOLVABLE, UNKNOWN, WINNABLE, shipped
-from solvers.studies.atlas_build import atlas_batch, variant_settings
+from solvers.studies.atlas_batch import atlas_batch
+from solvers.studies.atlas_build import variant_settings
 
 # The Microsoft deals below one million that no program can win (Freecell FAQ; fc-solve agrees)
 MS_IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]

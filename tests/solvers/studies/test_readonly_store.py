@@ -43,12 +43,12 @@ def test_a_store_in_a_read_only_folder_is_read_and_refused_for_writing(tmp_path,
     folder = tmp_path / "ro"
     folder.mkdir()
     db = folder / "results.sqlite"
-    assert main(["winrate", "clock", "--seeds", "1-3", "--db", str(db), "--no-progress"]) == 0
+    assert main(["winrate", "clock", "--seeds", "1-3", "--db", str(db), "--no-progress", "--no-atlas"]) == 0
     os.chmod(db, 0o444)
     capsys.readouterr()
     proc = _run_read_only(str(folder), [
         ["report", str(db)], ["report", str(db), "--export", "csv"],
-        ["winrate", "clock", "--seeds", "1-5", "--db", str(db), "--no-progress"]])
+        ["winrate", "clock", "--seeds", "1-5", "--db", str(db), "--no-progress", "--no-atlas"]])
     out, err = proc.stdout, proc.stderr
     assert out.count("rc=0") == 2 and out.count("rc=2") == 1, (out, err)
     assert "clock" in out and "game,numbering" in out                 # the table and the CSV

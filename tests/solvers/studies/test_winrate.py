@@ -55,7 +55,7 @@ def test_resume_in_process_gives_the_same_table_without_duplicates(tmp_path):
 def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "solvers", "winrate", "clock", "--seeds", "1-150000",
-           "--batch-size", "1000", "--jobs", "2", "--db", str(db), "--no-progress"]
+           "--batch-size", "1000", "--jobs", "2", "--db", str(db), "--no-progress", "--no-atlas"]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     stored = 0

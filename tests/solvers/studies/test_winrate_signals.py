@@ -84,7 +84,7 @@ class Run:
         env = dict(os.environ, **{MARKER: self.marker})
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
         cmd = [sys.executable, "-m", "solvers", "winrate", *game_args, "--seeds", seeds,
-               "--jobs", str(JOBS), "--db", str(self.db), "--no-progress"]
+               "--jobs", str(JOBS), "--db", str(self.db), "--no-progress", "--no-atlas"]
         self.proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, start_new_session=new_session,
                                      preexec_fn=_default_sigint)
