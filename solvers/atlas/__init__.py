@@ -223,14 +223,6 @@ class Atlas:
             return None
         return int(won[i]) - 1
 
-    def verdict_codes(self, lo, hi):
-        """The verdict codes of seeds ``lo .. hi`` (clipped to the range) and the first seed."""
-        self.check_deals()
-        lo, hi = max(lo, self.first), min(hi, self.last)
-        if lo > hi:
-            return np.empty(0, np.uint8), lo
-        return self.columns["verdict"][lo - self.first:hi - self.first + 1], lo
-
     def graded_last(self):
         """The last seed graded (``first - 1`` when none is)."""
         return self.first + self.columns.get("won", np.empty(0)).shape[0] - 1
