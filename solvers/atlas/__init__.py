@@ -248,10 +248,14 @@ class Atlas:
         return {WINNABLE: int(np.count_nonzero(v == 1)), UNSOLVABLE: int(np.count_nonzero(v == 2)),
                 UNKNOWN: int(np.count_nonzero(v == 0))}
 
+    def rate(self):
+        """The win rate over the range, a :class:`solvers.studies.stats.WinRate` (95% interval)."""
+        c = self.counts()
+        return win_rate(c[WINNABLE], c[UNSOLVABLE], c[UNKNOWN])
+
     def info(self):
         """The header's summary as a dict (what ``aisle atlas info --format json`` prints)."""
-        c = self.counts()
-        rate = win_rate(c[WINNABLE], c[UNSOLVABLE], c[UNKNOWN])
+        c, rate = self.counts(), self.rate()
         h = self.header
         return {"atlas": self.name(), **self.variant(), "first": self.first, "last": self.last,
                 "counts": c, "win_rate": rate.rate, "interval_95": [rate.low, rate.high],
@@ -259,9 +263,8 @@ class Atlas:
                 "verification": h["verification"], "graded": h.get("grades"), "build": h["build"]}
 
     def info_text(self):
-        i, c = self.info(), self.counts()
-        v = i["verification"]
-        rate = win_rate(c[WINNABLE], c[UNSOLVABLE], c[UNKNOWN])
+        i, rate = self.info(), self.rate()
+        c, v = i["counts"], i["verification"]
         limit = f" ({v['check_timeout']:g} s each)" if v["check_timeout"] else ""
         lines = [f"{i['atlas']}: seeds {self.first}-{self.last} ({self.count:,} deals)",
                  f"  winnable {c[WINNABLE]:,}, unsolvable {c[UNSOLVABLE]:,}, unknown {c[UNKNOWN]:,}; "

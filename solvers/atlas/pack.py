@@ -18,7 +18,7 @@ from rules import __version__, get_game
 from solvers.atlas import (Atlas, AtlasError, deal_digest, digest_seeds, log_byte, shipped_path,
                            variant_name)
 from solvers.studies.atlas_build import (CHECK_ALL_UP_TO, CHECK_SHARE, atlas_runs, grade_runs,
-                                         in_seedset, variant_settings)
+                                         variant_settings)
 from solvers.studies.seeds import parse_seeds
 from solvers.studies.store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
 from solvers.studies.winrate import limits_text
@@ -101,7 +101,7 @@ def _verification(store, variant, cols, first, seedset):
                                                f"else a random {CHECK_SHARE:.0%} (at least {CHECK_ALL_UP_TO})"}
     for run in atlas_runs(store, variant, check=True):
         c = store.arrays(run["run_id"])
-        keep = in_seedset(c["seed"], seedset)
+        keep = seedset.mask(c["seed"])
         seeds, v = c["seed"][keep], c["verdict"][keep]
         if seeds.size == 0:
             continue

@@ -93,22 +93,23 @@ def build(game, seeds, *, numbering=None, rules="aisleriot", options=None, timeo
 
 def undecided(store, variant, seedset):
     """The seeds of ``seedset`` stored for ``variant`` that no atlas run decided."""
-    unknown, decided = set(), set()
-    for run in atlas_runs(store, variant):
-        cols = store.arrays(run["run_id"])
-        inside = in_seedset(cols["seed"], seedset)
-        seeds, verdicts = cols["seed"][inside], cols["verdict"][inside]
-        unknown.update(seeds[verdicts == UNKNOWN_CODE].tolist())
-        decided.update(seeds[verdicts != UNKNOWN_CODE].tolist())
-    return SeedSet.from_iterable(sorted(unknown - decided))
+    seeds, verdicts = stored_verdicts(store, variant, seedset)
+    return SeedSet.from_iterable(seeds[verdicts == UNKNOWN_CODE])
 
 
-def in_seedset(seeds, seedset):
-    """Boolean mask of the entries of the array ``seeds`` that are in ``seedset``."""
-    inside = np.zeros(seeds.shape, bool)
-    for lo, hi in seedset.ranges:
-        inside |= (seeds >= lo) & (seeds <= hi)
-    return inside
+def stored_verdicts(store, variant, seedset=None):
+    """``(seeds, verdict codes)``: every seed the atlas runs of ``variant`` stored (within
+    ``seedset``), ascending, with the verdict a run decided, else unknown."""
+    cols = [store.arrays(run["run_id"]) for run in atlas_runs(store, variant)]
+    seeds = np.concatenate([c["seed"] for c in cols] or [np.empty(0, np.int64)])
+    verdicts = np.concatenate([c["verdict"] for c in cols] or [np.empty(0, np.int8)])
+    if seedset is not None:
+        keep = seedset.mask(seeds)
+        seeds, verdicts = seeds[keep], verdicts[keep]
+    order = np.lexsort((verdicts == UNKNOWN_CODE, seeds))     # per seed, a decided row first
+    seeds, verdicts = seeds[order], verdicts[order]
+    first = np.unique(seeds, return_index=True)[1]
+    return seeds[first], verdicts[first]
 
 
 # ---- grading the winnable deals --------------------------------------------------------------
@@ -124,11 +125,8 @@ def grade(game, seeds, *, numbering=None, rules="aisleriot", options=None, games
     variant = variant_settings(game, numbering, rules, options)
     seedset = parse_seeds(seeds, variant["numbering"])
     with ResultsStore(db) as store:
-        winnable = []
-        for run in atlas_runs(store, variant):
-            c = store.arrays(run["run_id"])
-            winnable.append(c["seed"][(c["verdict"] == SOLVED_CODE) & in_seedset(c["seed"], seedset)])
-    todo = np.unique(np.concatenate(winnable)) if winnable else np.empty(0, np.int64)
+        seeds, verdicts = stored_verdicts(store, variant, seedset)
+    todo = seeds[verdicts == SOLVED_CODE]
     if todo.size == 0:
         return {"deals": 0}
     for k in range(games):
@@ -150,20 +148,15 @@ def check_sample(unsolvable_seeds, share=CHECK_SHARE):
     return np.sort(np.random.default_rng(CHECK_SEED).choice(seeds, want, replace=False))
 
 
-def unsolvable_seeds(store, variant):
-    """Every seed an atlas run of ``variant`` found unsolvable."""
-    found = [store.arrays(r["run_id"]) for r in atlas_runs(store, variant)]
-    return np.unique(np.concatenate([c["seed"][c["verdict"] == UNSOLVABLE_CODE] for c in found]
-                                    or [np.empty(0, np.int64)]))
-
-
 def check_unsolvable(game, *, numbering=None, rules="aisleriot", options=None, timeout=CHECK_TIMEOUT,
                      share=CHECK_SHARE, db, jobs=None, progress=False):
     """Re-check a sample (:func:`check_sample`) of the variant's unsolvable verdicts with
-    :func:`~solvers.studies.atlas_batch.plain_search`; an Estimate of the check run (None when there is nothing to check)."""
+    :func:`~solvers.studies.atlas_batch.plain_search`; an Estimate of the check run (None when
+    there is nothing to check)."""
     variant = variant_settings(game, numbering, rules, options)
     with ResultsStore(db) as store:
-        seeds = check_sample(unsolvable_seeds(store, variant), share)
+        seeds, verdicts = stored_verdicts(store, variant)
+    seeds = check_sample(seeds[verdicts == UNSOLVABLE_CODE], share)
     if seeds.size == 0:
         return None
     return estimate_win_rate(variant["game"], seeds, numbering=variant["numbering"], rules=rules,

@@ -95,6 +95,14 @@ class SeedSet:
     def __contains__(self, seed):
         return any(lo <= seed <= hi for lo, hi in self.ranges)
 
+    def mask(self, seeds):
+        """Boolean mask of the entries of the integer array ``seeds`` that are in this set
+        (``in`` for a whole array at once)."""
+        inside = np.zeros(np.shape(seeds), bool)
+        for lo, hi in self.ranges:
+            inside |= (seeds >= lo) & (seeds <= hi)
+        return inside
+
     def __eq__(self, other):
         return isinstance(other, SeedSet) and other.ranges == self.ranges
 

@@ -95,3 +95,9 @@ def test_batches_are_int64_in_order_and_sized():
     for size in (0, -1, 1.5, True, "2"):
         with pytest.raises(InvalidOptionError):
             list(seeds.batches(size))
+
+
+def test_mask_agrees_with_membership():
+    seedset = SeedSet.parse("3-7,10,20-21")
+    values = np.arange(0, 25, dtype=np.int64)
+    assert seedset.mask(values).tolist() == [int(v) in seedset for v in values]
