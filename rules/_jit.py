@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from numba import config, njit
-from numba.core import typeinfer
+from numba.core import typeinfer, types
 from numba.core.caching import FunctionCache
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +104,19 @@ def _stamp(dispatcher):
     return dispatcher
 
 
+def _one_version_per_type(dispatcher):
+    """Make a kernel called from another compile for its arguments' plain types, never for
+    literal values: a constant argument (an offset, a flag) would otherwise compile one more
+    version of the callee per distinct value.  The code does not change, LLVM still inlines
+    the callee and folds the constant, but each version costs a whole compile."""
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args),
+                     {k: types.unliteral(v) for k, v in kws.items()})
+    dispatcher.get_call_template = get_call_template
+
+
 def compile_declared(dispatcher):
     """Compile a ``cached_jit(signature)`` kernel for its signature (or load it from the
     cache), if not done yet; nothing for other kernels."""
@@ -121,6 +134,7 @@ def cached_jit(signature=None, **options):
     not at import."""
     def decorate(fn):
         dispatcher = _stamp(njit(cache=CACHING, nogil=True, **options)(fn))
+        _one_version_per_type(dispatcher)
         if signature is not None:
             def first_call(*args, **kws):
                 # Numba calls this when no compiled version matches the arguments, and then

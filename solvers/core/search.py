@@ -463,6 +463,28 @@ def compiling():
         yield timer
 
 
+_stages = contextvars.ContextVar("search_stages", default=None)
+
+
+def reached(stage):
+    """Called by a game's search as it reaches ``stage``, a later part of it that its solver
+    compiles only when needed (``Solver._stage_steps``): compiles what the stage needs, if not
+    done yet, and returns the seconds that took (0.0 outside :func:`staging`), which the search
+    leaves out of its clock and its time limit."""
+    callback = _stages.get()
+    return 0.0 if callback is None else callback(stage)
+
+
+@contextlib.contextmanager
+def staging(callback):
+    """Within this block :func:`reached` calls ``callback(stage)``."""
+    token = _stages.set(callback)
+    try:
+        yield
+    finally:
+        _stages.reset(token)
+
+
 @contextlib.contextmanager
 def reporting(callback):
     """Within this block every search calls ``callback(nodes, seconds)`` after each kernel

@@ -7,14 +7,18 @@ The subclass declares ``GAME``, ``METHODS`` (names, the default first unless
 * ``_search(start, method, rules, limits) -> SolveResult`` searches from ``start`` (a
   :class:`rules.game.State` of this game, already checked) with ``moves`` as int move codes;
 * ``_warm_steps(method, rules)`` lists what compiles the kernels one search needs (or loads
-  them from Numba's cache), ``{name: callable}``, one kernel or a few a step; and
-  ``_batch_warm_steps()`` what batches need besides (none by default).
+  them from Numba's cache), ``{name: callable}``, one kernel or a few a step;
+  ``_stage_steps(method, rules)`` what later stages of a search need, compiled only when the
+  search reaches one (none by default); and ``_batch_warm_steps()`` what batches need besides
+  (none by default).
 
 Everything else lives here once: argument checks (every bad value raises an
 :class:`rules.AisleError` subclass that quotes it), turning seeds, layout text and arrays into
 states, warming the kernels up before the first search (reported as ``compile_seconds``, never
-counted against a time limit; nothing compiles at import, so this is all of it, and a kernel
-the warm-up missed, compiled during the search, is moved from ``seconds`` to it), announcing
+counted against a time limit; nothing compiles at import, so this is all of it: a later stage's
+kernels compiled when the search reaches it, and a kernel the warm-up missed, compiled during
+the search, are moved from ``seconds`` to it; a cold warm-up shares its steps with helper
+processes on the free cores, :mod:`solvers.core.warm`), announcing
 a warm-up that takes more than ``ANNOUNCE_AFTER`` seconds (one line on stderr with a progress
 bar, or a count of the steps done without tqdm; ``ANNOUNCE = False`` silences it), finishing
 a result (moves as :class:`rules.moves.Move`, the
@@ -37,7 +41,8 @@ from rules.layout import Layout
 from rules.moves import DRAG, Move
 from solvers.core.workers import check_jobs, run_in_workers
 from solvers.core.result import SOLVED, VERDICT_CODE, replay_with_referee
-from solvers.core.search import Limits, compiling, reporting
+from solvers.core.search import Limits, compiling, reporting, staging
+from solvers.core.warm import Helpers
 
 DEFAULT_MEMORY_MB = 4096
 ANNOUNCE = True           # say on stderr when a warm-up compiles for long (False: never)
@@ -160,13 +165,15 @@ class Solver:
         limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
-        compiled = self.ready(method, rules)     # first: dealing may compile a kernel too
+        # first (dealing may compile a kernel too): what the search's first stage needs
+        compiled = self._ready(self._warm_steps(method, rules))
         start = self.start_state(state)
         with reporting(progress), compiling() as late:
-            found = self._search(start, method, rules, limits)
+            found, staged = self._staged_search(start, method, rules, limits)
         result = self._finish(found, start, method, rules)
-        late = late.duration if late.done else 0.0       # kernels the warm-up did not reach
-        result.compile_seconds = compiled + late
+        # kernels the warm-up did not reach compiled in the search's time: moved out of it
+        late = max(0.0, (late.duration if late.done else 0.0) - staged.compile_seconds)
+        result.compile_seconds = compiled + staged.seconds + late
         result.seconds = max(0.0, result.seconds - late)
         if isinstance(state, (int, np.integer)) and not isinstance(state, bool):
             result.deal = int(state)
@@ -206,11 +213,13 @@ class Solver:
         """The game options the referee needs to replay from ``start`` (none by default)."""
         return None
 
-    def warmup(self, method=None, rules=None, announce=None):
+    def warmup(self, method=None, rules=None, announce=None, helpers=None):
         """Compile (or load from Numba's cache) the kernels a search with ``method`` under
         ``rules`` needs, or every kernel the solver uses (batches included) when both are None:
-        seconds taken.  Announced as :meth:`ready` says."""
-        return self._compile(self._steps(method, rules), announce)
+        seconds taken.  Announced as :meth:`ready` says.  A cold warm-up starts ``helpers``
+        processes (default: one per free core; 0: none) that compile part of it
+        (:mod:`solvers.core.warm`)."""
+        return self._compile(self._steps(method, rules), announce, helpers)
 
     def ready(self, method=None, rules=None, announce=None):
         """:meth:`warmup` for what is not warm yet in this process: seconds it took (0.0 when
@@ -224,25 +233,63 @@ class Solver:
 
     def _steps(self, method, rules):
         if method is not None or rules is not None:
-            return self._warm_steps(self.check_method(method),
-                                    self.check_rules("aisleriot" if rules is None else rules))
+            return self._method_steps(self.check_method(method),
+                                      self.check_rules("aisleriot" if rules is None else rules))
         steps = {}
         for rules in self.RULE_MODES:
             for method in self.METHODS:
-                steps.update(self._warm_steps(method, rules))
+                steps.update(self._method_steps(method, rules))
         steps.update(self._batch_warm_steps())
         return steps
 
-    def _compile(self, steps, announce):
+    def _method_steps(self, method, rules):
+        """Every step a search with ``method`` under ``rules`` may need, its stages' included."""
+        steps = dict(self._warm_steps(method, rules))
+        for stage in self._stage_steps(method, rules).values():
+            steps.update(stage)
+        return steps
+
+    def _staged_search(self, start, method, rules, limits):
+        """``_search``, the steps of each later stage it reaches run then
+        (:func:`solvers.core.search.reached`): the result and a :class:`Staged` of those
+        steps' seconds (which the search left out of its own)."""
+        staged = Staged()
+
+        def prepare(stage):
+            with compiling() as timer:
+                seconds = self._ready(self._stage_steps(method, rules).get(stage, {}))
+            staged.seconds += seconds
+            staged.compile_seconds += timer.duration if timer.done else 0.0
+            return seconds
+
+        with staging(prepare):
+            return self._search(start, method, rules, limits), staged
+
+    def _compile(self, steps, announce, helpers=None):
+        """Run the warm-up ``steps``, some of them in helper processes if it turns out cold
+        (:class:`solvers.core.warm.Helpers`); each helper's step is run here afterwards, which
+        loads what it compiled from the cache."""
         t0 = time.perf_counter()
         if not steps:
             return 0.0
         notice = CompileNotice(self.GAME, len(steps), ANNOUNCE if announce is None else announce)
+        names = list(steps)
         try:
-            for name, step in steps.items():
-                step()
-                self._warmed.add(name)
-                notice.step()
+            with Helpers(self, names, helpers) as helping:
+                theirs = []
+                for i, name in enumerate(names):
+                    if not helping.take(i):
+                        theirs.append(i)
+                        continue
+                    steps[name]()
+                    helping.finished(i)
+                    self._warmed.add(name)
+                    notice.step()
+                for i in theirs:
+                    helping.wait(i)            # (if its helper died, it compiles here)
+                    steps[names[i]]()
+                    self._warmed.add(names[i])
+                    notice.step()
         finally:
             notice.close()
         return time.perf_counter() - t0
@@ -252,7 +299,8 @@ class Solver:
         out = []
         for i, item in enumerate(items):
             start = self.start_state(item, numbering, options)
-            result = self._finish(self._search(start, method, rules, limits), start, method, rules)
+            found, _ = self._staged_search(start, method, rules, limits)
+            result = self._finish(found, start, method, rules)
             if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
                 result.deal = int(item)
             out.append(result)
@@ -316,8 +364,8 @@ class Solver:
         for i, seed in enumerate(seeds.tolist()):
             t0 = time.perf_counter()
             start = self.start_state(seed, numbering, options)
-            result = self._search(start, self.check_method(method), rules, limits)
-            out["seconds"][i] = time.perf_counter() - t0
+            result, staged = self._staged_search(start, self.check_method(method), rules, limits)
+            out["seconds"][i] = time.perf_counter() - t0 - staged.seconds
             out["verdict"][i] = VERDICT_CODE[result.verdict]
             out["nodes"][i] = int(result.nodes_expanded)
             if result.verdict == SOLVED:
@@ -331,8 +379,21 @@ class Solver:
     def _warm_steps(self, method, rules):
         raise NotImplementedError
 
+    def _stage_steps(self, method, rules):
+        """``{stage: {name: step}}``: steps a search compiles only when it reaches that stage
+        (:func:`solvers.core.search.reached`); none by default."""
+        return {}
+
     def _batch_warm_steps(self):
         return {}
+
+
+class Staged:
+    """Seconds the later stages of one search spent getting their kernels ready, and the part
+    of them Numba spent compiling."""
+
+    def __init__(self):
+        self.seconds = self.compile_seconds = 0.0
 
 
 class CompileNotice:

@@ -1,8 +1,8 @@
 """The search's heuristic (lower is better): depth-first move ordering and best-first ``h``.
 
 :func:`heuristic` also reports proven dead ends (``DEAD_END``, :mod:`.dead_end`), so the search
-core never expands them (with a memo in the solver state, also those the pair search's memo
-refutes, :mod:`.pair_memo`); with a salt in the solver state (a randomized probe) it adds a
+core never expands them (:func:`memo_heuristic`, with a memo in the solver state, also those the
+pair search's memo refutes, :mod:`.pair_memo`); with a salt in the solver state (a randomized probe) it adds a
 tie-breaking noise term.  Rationale of the weights and of the probes: docs/yukon.md.
 """
 import numpy as np
@@ -27,6 +27,20 @@ NOISE_SCALE, NOISE_AMP, NOISE_CYCLE = 8, 128, 3
 
 
 @jit
+def memo_heuristic(state):
+    """:func:`heuristic`, and DEAD_END as well for what the memo of the pair search carried by
+    the solver state refutes, tested on the positions the dead-end test leaves alive (the pair
+    search's plug: a kernel of its own, so that the other searches need not compile it)."""
+    h = heuristic(state)
+    if h == DEAD_END:
+        return h
+    memo = memo_address(state)
+    if memo != 0 and memo_dead_end(state, memo_at(memo)):
+        return DEAD_END
+    return h
+
+
+@jit
 def heuristic(state):
     """DEAD_END for a proven dead end, else :func:`score`.  Testing dead ends here, once per
     new position, spares the search expanding those leaves.  On a solver state one pass over
@@ -37,9 +51,6 @@ def heuristic(state):
     home_mask, locked, stuck, down, bottoms, pinned, empty_pile, cards_home, buried = (
         blocker_scan(state, under))
     if stuck_for_ever(home_mask, locked, stuck, down, bottoms, pinned, empty_pile, under):
-        return DEAD_END
-    memo = memo_address(state)
-    if memo != 0 and memo_dead_end(state, memo_at(memo)):
         return DEAD_END
     n_down = 0
     empty = 0

@@ -2,7 +2,8 @@
 (:mod:`.state`): moves from :mod:`~solvers.games.yukon.moves` (pruning rules 1, 2, 5 and 6 of
 docs/yukon.md), hashes from :mod:`solvers.games.yukon.hashing`, and the heuristic from :mod:`.heuristic`, which also
 hands the core the dead ends to skip; and ``open_class``, the open-mode depth-first search over
-classes under natural cuts and twin swaps (:mod:`.classes`)."""
+classes under natural cuts and twin swaps (:mod:`.classes`), with ``pair_class`` its variant
+for the pair search (:mod:`.pair_memo`)."""
 import numpy as np
 
 from rules._jit import jit
@@ -11,7 +12,7 @@ from solvers.core.search import GamePlug
 from solvers.games.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.games.yukon.classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_hash1,
                       class_hash2, class_legal, store_class_terms)
-from solvers.games.yukon.heuristic import heuristic
+from solvers.games.yukon.heuristic import heuristic, memo_heuristic
 from solvers.games.yukon.moves import OPEN_RULES, apply, legal, won
 from solvers.games.yukon.pair_memo import stage_signature
 from solvers.games.yukon.state import SOLVER_STATE_SIZE, STAGE
@@ -50,5 +51,9 @@ PLUGS = {
     # open mode, classes under natural cuts searched as one node (.classes); depth-first only
     "open_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
                            heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
+                           class_child_hashes),
+    # the same, with the pair search's memo (.pair_memo) tested on every new position
+    "pair_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
+                           memo_heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
                            class_child_hashes),
 }

@@ -20,7 +20,7 @@ from rules.yukon import ONGOING, STATE_SIZE
 from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
-from solvers.core.search import BestFirst, DFS, Limits, core_steps
+from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
 from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, expand_code
 from solvers.games.yukon.hashing import store_all_terms
@@ -62,29 +62,45 @@ class YukonSolver(Solver):
         return search(start.array, method, rules, limits)
 
     def _warm_steps(self, method, rules):
-        """Depth-first: every stage of :func:`search` (the lead, the triple test, the probes,
-        the pair search, the replay checks) on deal 1, each cut short; best-first: its plug."""
+        """What a search needs from its start, each step run on deal 1 and cut short: the pair
+        test and, depth-first, the lead's class search and the replay checks of its lines;
+        best-first, its plug.  The rest waits for :meth:`_stage_steps`."""
         limits = Limits(50, None, DEFAULT_MEMORY_MB)
         steps = {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array)}
         if method != "dfs":
             return {**steps, **PLUGS[rules].warm_steps(), **core_steps("best-first"),
                     f"yukon {method} {rules}": lambda: search(self.start_state(1).array,
                                                               method, rules, limits)}
-        for plug in ("open_class", "open") + (("aisleriot",) if rules == "aisleriot" else ()):
-            steps.update(PLUGS[plug].warm_steps())
 
-        def stages():
+        def lead():
             state = self.start_state(1)
             start = state.array
-            search(start, method, rules, limits)
-            _probe(solver_root(start), 2 * PROBE_NODES, None, limits, rules)
-            _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
             root, buf = solver_root(start), np.empty(CLASS_MAX_MOVES, dtype=np.int32)
             engine_moves(start, [int(buf[0])] if legal_class_search(root, buf) else [])
             never_lost(start, [state.legal_moves()[0].code])
-        return {**steps, **core_steps("dfs"),
-                "yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
-                f"yukon dfs {rules}": stages}
+        # the class search's legal moves first: the longest step, which this process starts
+        # while a cold warm-up's helpers take the others (solvers.core.warm)
+        return {**PLUGS["open_class"].warm_steps(), **steps, **core_steps("dfs"),
+                "yukon lead": lead}
+
+    def _stage_steps(self, method, rules):
+        """Depth-first, the stages after the lead (:func:`search`): ``proofs`` (the triple
+        test, the probes' plug, the pair search's) and ``aisleriot`` (the second search, for
+        an open-mode line Aisleriot would not let be played)."""
+        if method != "dfs":
+            return {}
+        limits = Limits(50, None, DEFAULT_MEMORY_MB)
+
+        def proofs():
+            start = self.start_state(1).array
+            _probe(solver_root(start), 2 * PROBE_NODES, None, limits, rules)
+            _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
+        stages = {"proofs": {"yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
+                             **PLUGS["open"].warm_steps(), **PLUGS["pair_class"].warm_steps(),
+                             "yukon proofs": proofs}}
+        if rules == "aisleriot":
+            stages["aisleriot"] = PLUGS["aisleriot"].warm_steps()
+        return stages
 
 
 def solver_root(array):
@@ -189,7 +205,7 @@ def _pair_search(root, start, max_nodes, timeout, limits, rules, whole=False):
     memo = new_memo()                  # alive while states carry its address
     proot = root.copy()
     attach(proot, memo)
-    runner = DFS(PLUGS["open_class"], limits.replace(nodes, secs), keys_only=True,
+    runner = DFS(PLUGS["pair_class"], limits.replace(nodes, secs), keys_only=True,
                  store_dead_ends=False)
     r = runner.run(proot)
     r.moves = engine_moves(start, r.moves)
@@ -228,6 +244,7 @@ def search(start, method, rules, limits):
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
     else:
+        t0 += reached("proofs")         # its kernels' compile time is left out of the limits
         if _triple_test_fits(limits, t0) and triple_dead_end(start):
             return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded,
                                states_stored=first.states_stored,
@@ -270,6 +287,7 @@ def search(start, method, rules, limits):
         first.verdict, first.moves = UNKNOWN, []
         first.limit = first.limit or ("nodes" if nodes == 0 else "seconds")
         return first
+    t0 += reached("aisleriot")
     second = run_dfs(_runner(method, "aisleriot", limits.replace(nodes, secs)), root,
                      limits.threads)
     second.nodes_expanded += first.nodes_expanded

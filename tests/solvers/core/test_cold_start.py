@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 from numba import config
 
@@ -122,3 +124,101 @@ def test_a_kernel_the_warm_up_missed_counts_as_compile_time(monkeypatch):
     result = solver.solve(1)
     assert result.compile_seconds > 0.01
     assert result.seconds < 0.5 * result.compile_seconds
+
+
+def test_a_later_stage_compiles_when_the_search_reaches_it_outside_the_limit(monkeypatch):
+    """A stage's steps run once, when a search first reaches it; their seconds count as
+    compile time, not search time, and do not use up the time limit."""
+    import time
+
+    from solvers import get_solver
+    from solvers.core.result import SolveResult
+    from solvers.core.search import reached
+
+    solver = get_solver("clock")
+    solver.ready()
+    runs = []
+
+    def slow_stage():
+        runs.append(1)
+        time.sleep(0.4)                               # longer than the search's limit
+
+    def search(start, method, rules, limits):
+        t0 = time.perf_counter()
+        t0 += reached("later")
+        left = limits.timeout - (time.perf_counter() - t0)
+        assert left > 0.2                             # the stage's seconds were not spent
+        return SolveResult("unsolvable", seconds=time.perf_counter() - t0)
+
+    monkeypatch.setattr(solver, "_stage_steps", lambda method, rules: {"later": {"slow": slow_stage}})
+    monkeypatch.setattr(solver, "_search", search)
+    first = solver.solve(1, timeout=0.3)
+    assert runs == [1] and first.compile_seconds >= 0.4 and first.seconds < 0.1
+    again = solver.solve(1, timeout=0.3)
+    assert runs == [1] and again.compile_seconds == 0.0
+    assert "slow" in solver._steps(None, None)        # warmup() compiles every stage too
+    assert reached("later") == 0.0                    # outside a solve: nothing to do
+
+
+def test_helpers_compile_part_of_a_cold_warm_up(monkeypatch):
+    """A helper process claims steps the parent has not started, compiles them and marks
+    them done; the parent waits for them, then runs them itself (loading from the cache)."""
+    import time
+
+    from solvers import get_solver
+    from solvers.core import warm
+
+    solver = get_solver("clock")
+    steps = dict(solver._steps(None, None))
+    names = list(steps)
+    assert len(names) >= 2
+    seen, made = {}, []
+    enter = warm.Helpers.__enter__
+
+    def record(helpers):
+        made.append(helpers)
+        return enter(helpers)
+
+    def wait_for_the_helper():
+        # the parent's first step: hold until the helper has claimed the second
+        claim = Path(made[0].dir.name) / "claim-1"
+        for _ in range(600):
+            if claim.exists():
+                break
+            time.sleep(0.05)
+        seen["helper claimed"] = claim.exists()
+        original()
+
+    original = steps[names[0]]
+    steps[names[0]] = wait_for_the_helper
+    monkeypatch.setattr(warm, "HELP_AFTER", 0.0)
+    monkeypatch.setattr(warm.Helpers, "__enter__", record)
+    monkeypatch.setattr(solver, "_warmed", set())
+    solver._compile(steps, announce=False, helpers=1)
+    assert seen["helper claimed"]
+    assert set(names) <= solver._warmed
+
+
+def test_a_helper_takes_only_unclaimed_steps(tmp_path):
+    import json
+
+    from solvers import get_solver
+    from solvers.core.warm import Claims, help_warm
+
+    names = list(get_solver("clock")._steps(None, None)) + ["no such step"]
+    (tmp_path / "steps.json").write_text(json.dumps(names))
+    claims = Claims(tmp_path)
+    assert claims.claim(0) and not claims.claim(0)
+    help_warm("clock", tmp_path)
+    assert not claims.is_done(0)                      # another process holds it
+    assert all(claims.is_done(i) for i in range(1, len(names) - 1))
+    assert not (tmp_path / f"claim-{len(names) - 1}").exists()   # a step it does not know
+
+
+def test_a_kernel_called_with_constants_compiles_once_per_type(tmp_path):
+    """Constants passed to a kernel compile it for their type, not once per value."""
+    code = ("from tests.solvers.core import jit_constants as k\n"
+            "print(k.caller(3), [str(s) for s in k.callee.signatures])")
+    done = _python(code, {"NUMBA_CACHE_DIR": str(tmp_path)})   # cold: both compile here
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(None, 1) == [str(3 * 7 + 2 * 11), "['(int64, int64)']\n"]

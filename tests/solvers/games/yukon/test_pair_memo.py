@@ -27,7 +27,7 @@ def _check_pair_search(a, nodes=300_000):
     memo = new_memo()
     root = solver_root(a)
     attach(root, memo)
-    r = DFS(PLUGS["open_class"], Limits(nodes, None, 1000)).run(root)
+    r = DFS(PLUGS["pair_class"], Limits(nodes, None, 1000)).run(root)
     assert r.verdict != "unknown"
     if r.verdict == "solved":
         assert_class_line_wins(a, r.moves)

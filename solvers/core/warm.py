@@ -1,0 +1,147 @@
+"""A cold warm-up on several cores: helper processes compile some of a solver's warm-up steps
+into Numba's disk cache while this process compiles the others, then this process loads theirs.
+
+A first run compiles a game's kernels one step at a time, each on one core.  When a step is
+still compiling after ``HELP_AFTER`` seconds (the cache is cold: loading a step takes
+milliseconds), :class:`Helpers` starts one helper process per free core.  Every process takes
+the steps in order and compiles a step only after claiming it (a file created exclusively in a
+shared directory); a finished step leaves a second file.  When this process runs out of steps
+to claim, it waits for the steps the helpers hold (doing them itself if a helper dies), then
+calls every helper's step too, which loads it from the cache.  Nothing changes where no cache
+can be written, in a helper itself, or where only one core is free.
+
+    python -m solvers.core.warm GAME DIR      # a helper (started by Helpers, not by hand)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from numba import config
+
+from rules._jit import CACHING
+
+HELP_AFTER = 0.3           # seconds a warm-up may take before helpers are started
+HELPER_ENV = "AISLE_WARM_HELPER"     # set in a helper: it starts no helpers of its own
+POLL_SECONDS = 0.05
+
+
+def free_cores():
+    """Cores this process may use, less itself."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:               # not Linux
+        cores = os.cpu_count() or 1
+    return max(0, cores - 1)
+
+
+class Claims:
+    """Who compiles which step: ``claim-I`` and ``done-I`` files in directory ``root``."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+
+    def claim(self, i):
+        """True for the one process that claims step ``i`` first."""
+        try:
+            os.close(os.open(self.root / f"claim-{i}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return False
+        return True
+
+    def done(self, i):
+        (self.root / f"done-{i}").touch()
+
+    def is_done(self, i):
+        return (self.root / f"done-{i}").exists()
+
+
+class Helpers:
+    """The helpers of one warm-up of ``solver``'s steps ``names`` (in order), started by a
+    timer when that warm-up is still compiling after ``HELP_AFTER`` seconds.  Use as a context
+    manager around the warm-up; :meth:`take` says whether this process compiles step ``i``."""
+
+    def __init__(self, solver, names, helpers=None):
+        wanted = free_cores() if helpers is None else helpers
+        self.count = 0 if (not CACHING or os.environ.get(HELPER_ENV) or len(names) < 2) else (
+            min(wanted, len(names) - 1))
+        self.game, self.names = solver.GAME, list(names)
+        self.procs, self.lock, self.timer = [], threading.Lock(), None
+        self.dir = self.claims = None
+
+    def __enter__(self):
+        if self.count > 0:
+            self.dir = tempfile.TemporaryDirectory(prefix="aisle-warm-")
+            self.claims = Claims(self.dir.name)
+            (Path(self.dir.name) / "steps.json").write_text(json.dumps(self.names))
+            self.timer = threading.Timer(HELP_AFTER, self._start)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def _start(self):
+        env = {**os.environ, HELPER_ENV: "1"}
+        if config.CACHE_DIR:                        # the same cache (rules._jit's fallback too)
+            env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
+        with self.lock:
+            if self.timer is None:                 # the warm-up ended meanwhile
+                return
+            for _ in range(self.count):
+                self.procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "solvers.core.warm", self.game, self.dir.name],
+                    env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL))
+
+    def take(self, i):
+        """True if this process compiles step ``i`` (no helpers, or claimed it first)."""
+        return self.claims is None or self.claims.claim(i)
+
+    def finished(self, i):
+        """Record that this process finished step ``i``."""
+        if self.claims is not None:
+            self.claims.done(i)
+
+    def wait(self, i):
+        """Wait until a helper finished step ``i``: True, or False if every helper exited
+        without finishing it (this process then compiles it)."""
+        while not self.claims.is_done(i):
+            if all(p.poll() is not None for p in self.procs):
+                return self.claims.is_done(i)
+            time.sleep(POLL_SECONDS)
+        return True
+
+    def __exit__(self, *exc):
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+        for p in self.procs:        # every step is done: a helper still running holds none
+            if p.poll() is None:
+                p.terminate()
+            p.wait()
+        if self.dir is not None:
+            self.dir.cleanup()
+        return False
+
+
+def help_warm(game, root):
+    """A helper: claim and run the steps listed in ``root``'s ``steps.json`` until none is
+    left to claim."""
+    from solvers.core.registry import get_solver
+
+    solver = get_solver(game)
+    steps = solver._steps(None, None)
+    claims = Claims(root)
+    names = json.loads((Path(root) / "steps.json").read_text())
+    for i, name in enumerate(names):
+        if name in steps and claims.claim(i):
+            steps[name]()
+            claims.done(i)
+
+
+if __name__ == "__main__":
+    help_warm(sys.argv[1], sys.argv[2])
