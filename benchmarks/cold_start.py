@@ -1,6 +1,6 @@
 """Cold start: what a new user waits for on the first run, with nothing compiled yet.
 
-    python benchmarks/cold_start.py [GAME...] [--seed 5] [--no-warmup] [--json PATH]
+    python benchmarks/cold_start.py [GAME...] [--seed 5 [--seed 1 ...]] [--no-warmup] [--json PATH]
 
 Each figure is a fresh process with a fresh, empty ``NUMBA_CACHE_DIR`` (a temporary
 directory), so every kernel it needs is compiled: ``import rules, solvers``; for each game,
@@ -50,20 +50,23 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=list(GAME_NAMES), metavar="GAME",
                     help="games (default all)")
-    ap.add_argument("--seed", type=int, default=5, help="the deal each game solves")
+    ap.add_argument("--seed", type=int, action="append",
+                    help="a deal each game solves (repeatable; default 5)")
     ap.add_argument("--no-warmup", action="store_true", help="skip timing 'aisle warmup'")
     ap.add_argument("--json", metavar="PATH", help="write the results here")
     args = ap.parse_args(argv)
+    seeds = args.seed or [5]
 
     print(machine.header())
     imported, _ = fresh_run(["-c", "import rules, solvers"])
     print(f"import rules, solvers: {imported:.2f} s")
     rows = []
-    print(f"{'game':<11} {'verdict':<10} {'wall s':>7} {'compile s':>9} {'search s':>8}  announced")
-    for game in args.games:
-        row = first_solve(game, args.seed)
+    print(f"{'game':<11} {'seed':>5} {'verdict':<10} {'wall s':>7} {'compile s':>9} {'search s':>8}"
+          "  announced")
+    for game, seed in [(game, seed) for game in args.games for seed in seeds]:
+        row = first_solve(game, seed)
         rows.append(row)
-        print(f"{game:<11} {row['verdict']:<10} {row['wall_seconds']:>7.1f} "
+        print(f"{game:<11} {seed:>5} {row['verdict']:<10} {row['wall_seconds']:>7.1f} "
               f"{row['compile_seconds']:>9.1f} {row['search_seconds']:>8.2f}  {row['announced']}",
               flush=True)
     warmup = None
@@ -74,7 +77,7 @@ def main(argv=None):
         print(f"aisle warmup {' '.join(args.games)}: {warmup:.1f} s")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"meta": {"machine": machine.describe(), "seed": args.seed,
+            json.dump({"meta": {"machine": machine.describe(), "seeds": seeds,
                                 "date": time.strftime("%Y-%m-%d")},
                        "import_seconds": round(imported, 2), "first_solve": rows,
                        "warmup_seconds": None if warmup is None else round(warmup, 1)},

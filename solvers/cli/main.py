@@ -124,10 +124,10 @@ def cmd_verify(args):
     return EXIT_FAILED
 
 
-def warm_game(name):
-    """A ``warmup`` worker's task: compile (or load) every kernel of game ``name``, quietly;
-    the seconds it took."""
-    return get_solver(name).warmup(announce=False)
+def warm_game(name, helpers):
+    """A ``warmup`` worker's task: compile (or load) every kernel of game ``name``, quietly,
+    with ``helpers`` helper processes at most; the seconds it took."""
+    return get_solver(name).warmup(announce=False, helpers=helpers)
 
 
 def cmd_warmup(args):
@@ -141,7 +141,8 @@ def cmd_warmup(args):
     t0, seconds = time.perf_counter(), {}
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(warm_game, name): name for name in names}
+            helpers = None if jobs == 1 else 0      # one game: its warm-up shares the cores
+            futures = {pool.submit(warm_game, name, helpers): name for name in names}
             for future in as_completed(futures):
                 seconds[futures[future]] = future.result()
                 bar.update(1)

@@ -333,10 +333,10 @@ def check_class_covers(a):
     every member (the reference's natural-cut class) and every move ``legal`` lists there, the
     child is in the class, in the class of a listed child, or a dead end.  Returns whether the
     class was searched as one node with moves of other members."""
-    from solvers.games.yukon.plugs import legal_class_search
+    from solvers.games.yukon.classes import class_legal
     root = solver_root(a)
     buf = np.empty(CLASS_MAX_MOVES, np.int32)
-    n = legal_class_search(root, buf)
+    n = class_legal(root, buf)
     kids, engine = [], np.empty(K_MAX + 1, np.int32)
     ebuf = np.empty(yk.MAX_MOVES, np.int32)
     for code in buf[:n]:

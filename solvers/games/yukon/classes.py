@@ -30,7 +30,8 @@ from rules.hashing import fmix64, splitmix64
 from rules.yukon import CAP, DOWN, FOUND, HEIGHT, MAX_MOVES, N_PILES, STATE_SIZE, TAB
 from solvers.games.yukon.cards import (PARENTS, TWIN_BITS, bit, bit_index, home_height, stack_array, stack_scratch,
                     twin, twin_mask)
-from solvers.games.yukon.hashing import found_key, hash1_of, hash2_of, mix2, put_word, source_after, stored_word
+from solvers.games.yukon.hashing import (found_key, hash1_of, hash2_of, mix2, put_word, refresh, source_after,
+                                        stored_word)
 from solvers.games.yukon.moves import (OPEN_RULES, apply, idle_lateral_move, is_foundation, king_room_move,
                     legal, safe_home)
 from solvers.games.yukon.state import CHAINS, CLASS_TERMS, SOLVER_STATE_SIZE, STASH, STASH_SIZE
@@ -307,7 +308,13 @@ def class_legal(state, buf):
     searched position's moves less the natural cuts, then for each other member ``j``, built
     from a member one switch nearer, only the moves that switch makes new -- onto or home from
     the card the switched tail left, or from that card's pile onto the tail's top -- and no
-    other member one switch nearer lists."""
+    other member one switch nearer lists.
+
+    The class search's legal plug: first it refreshes the solver state's stored words (the
+    heuristic reads those of clean piles) and stores its class terms (:func:`store_class_terms`,
+    which :func:`class_child_hashes` reads on the children)."""
+    refresh(state)
+    store_class_terms(state)
     m6 = king_room_move(state)
     if m6 >= 0:
         buf[0] = m6

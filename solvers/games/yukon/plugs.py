@@ -11,7 +11,7 @@ from rules.yukon import MAX_MOVES
 from solvers.core.search import GamePlug
 from solvers.games.yukon.hashing import child_hashes, hash1, hash2, refresh
 from solvers.games.yukon.classes import (CLASS_MAX_MOVES, class_apply, class_child_hashes, class_hash1,
-                      class_hash2, class_legal, store_class_terms)
+                      class_hash2, class_legal)
 from solvers.games.yukon.heuristic import heuristic, memo_heuristic
 from solvers.games.yukon.moves import OPEN_RULES, apply, legal, won
 from solvers.games.yukon.pair_memo import stage_signature
@@ -31,10 +31,8 @@ def legal_open_search(state, buf):
 
 
 @jit
-def legal_class_search(state, buf):
-    refresh(state)                   # the heuristic reads the stored words of clean piles
+def legal_pair_search(state, buf):
     state[STAGE] = stage_signature(state)     # the pair search's memo tests stage changes
-    store_class_terms(state)         # class_child_hashes reads them
     return class_legal(state, buf)
 
 
@@ -49,11 +47,11 @@ PLUGS = {
     "open": GamePlug(legal_open_search, apply, won, hash1, hash2, heuristic, cost, MAX_MOVES,
                      SOLVER_STATE_SIZE, child_hashes),
     # open mode, classes under natural cuts searched as one node (.classes); depth-first only
-    "open_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
+    "open_class": GamePlug(class_legal, class_apply, won, class_hash1, class_hash2,
                            heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
                            class_child_hashes),
     # the same, with the pair search's memo (.pair_memo) tested on every new position
-    "pair_class": GamePlug(legal_class_search, class_apply, won, class_hash1, class_hash2,
+    "pair_class": GamePlug(legal_pair_search, class_apply, won, class_hash1, class_hash2,
                            memo_heuristic, cost, CLASS_MAX_MOVES, SOLVER_STATE_SIZE,
                            class_child_hashes),
 }

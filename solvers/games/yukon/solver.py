@@ -27,7 +27,8 @@ from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
 from solvers.games.yukon.pairs import pair_dead_end
 from solvers.games.yukon.triples import triple_dead_end
-from solvers.games.yukon.plugs import PLUGS, legal_class_search
+from solvers.games.yukon.classes import class_legal
+from solvers.games.yukon.plugs import PLUGS
 from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
 from solvers.games.yukon import visible
 
@@ -76,7 +77,7 @@ class YukonSolver(Solver):
             state = self.start_state(1)
             start = state.array
             root, buf = solver_root(start), np.empty(CLASS_MAX_MOVES, dtype=np.int32)
-            engine_moves(start, [int(buf[0])] if legal_class_search(root, buf) else [])
+            engine_moves(start, [int(buf[0])] if class_legal(root, buf) else [])
             never_lost(start, [state.legal_moves()[0].code])
         # the class search's legal moves first: the longest step, which this process starts
         # while a cold warm-up's helpers take the others (solvers.core.warm)

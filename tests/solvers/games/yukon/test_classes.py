@@ -92,14 +92,14 @@ def test_class_moves_cover_classes_on_hard_proof_paths():
     listed cover the class, and the paths meet moves that only members two switches or more
     away list (a move a switch makes new is left out when another member one switch nearer
     lists it; these are the ones no such member lists)."""
-    from solvers.games.yukon.plugs import legal_class_search
+    from solvers.games.yukon.classes import class_legal
     buf = np.empty(CLASS_MAX_MOVES, np.int32)
     far = 0
     for seed in (627, 963):
         for a in _path_states(seed, 20):
             if 2 <= class_tails(a)[1] <= K_MAX:
                 check_class_covers(a)
-                n = legal_class_search(solver_root(a), buf)
+                n = class_legal(solver_root(a), buf)
                 far += any(bin(int(c) >> MEMBER_SHIFT).count("1") >= 2 for c in buf[:n])
     assert far >= 10
 
@@ -212,8 +212,8 @@ def test_class_search_meets_members_on_small_positions():
     member bits) on solvable and unsolvable positions."""
     def member_moves(a):
         buf = np.empty(PLUGS["open_class"].max_moves, np.int32)
-        from solvers.games.yukon.plugs import legal_class_search
-        n = legal_class_search(solver_root(a), buf)
+        from solvers.games.yukon.classes import class_legal
+        n = class_legal(solver_root(a), buf)
         return any(int(c) >> MEMBER_SHIFT for c in buf[:n])
     for verdict in ("solved", "unsolvable"):        # any example will do: none is shrunk
         a = find(run_positions(),
