@@ -1,8 +1,8 @@
 """A cold warm-up on several cores: helper processes compile some of a solver's warm-up steps
 into Numba's disk cache while this process compiles the others, then this process loads theirs.
 
-A first run compiles a game's kernels one step at a time, each on one core.  When a step is
-still compiling after ``HELP_AFTER`` seconds (the cache is cold: loading a step takes
+A first run compiles a game's kernels one step at a time, each on one core.  When a warm-up
+is still running after ``HELP_AFTER`` seconds (the cache is cold: loading a step takes
 milliseconds), :class:`Helpers` starts one helper process per free core.  Every process takes
 the steps in order and compiles a step only after claiming it (a file created exclusively in a
 shared directory); a finished step leaves a second file.  When this process runs out of steps
@@ -28,6 +28,7 @@ from rules._jit import CACHING
 HELP_AFTER = 0.3           # seconds a warm-up may take before helpers are started
 HELPER_ENV = "AISLE_WARM_HELPER"     # set in a helper: it starts no helpers of its own
 POLL_SECONDS = 0.05
+_PACKAGES_ROOT = str(Path(__file__).resolve().parents[2])     # holds rules/ and solvers/
 
 
 def free_cores():
@@ -91,10 +92,10 @@ class Helpers:
             if self.timer is None:                 # the warm-up ended meanwhile
                 return
             for _ in range(self.count):
-                self.procs.append(subprocess.Popen(
+                self.procs.append(subprocess.Popen(     # from where this process found solvers
                     [sys.executable, "-m", "solvers.core.warm", self.game, self.dir.name],
-                    env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL))
+                    cwd=_PACKAGES_ROOT, env=env, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def take(self, i):
         """True if this process compiles step ``i`` (no helpers, or claimed it first)."""
