@@ -2,8 +2,8 @@
 
 :func:`heuristic` also reports proven dead ends (``DEAD_END``, :mod:`.dead_end`), so the search
 core never expands them (:func:`memo_heuristic`, with a memo in the solver state, also those the
-pair search's memo refutes, :mod:`.pair_memo`); with a salt in the solver state (a randomized probe) it adds a
-tie-breaking noise term.  Rationale of the weights and of the probes: docs/yukon.md.
+pair search's memo refutes, :mod:`.pair_memo`); with a salt in the solver state (a randomized
+probe) it adds a tie-breaking noise term.  Rationale of the weights and of the probes: docs/yukon.md.
 """
 import numpy as np
 from numba import carray

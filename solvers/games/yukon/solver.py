@@ -22,12 +22,11 @@ from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
 from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
-from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, expand_code
+from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_code
 from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
 from solvers.games.yukon.pairs import pair_dead_end
 from solvers.games.yukon.triples import triple_dead_end
-from solvers.games.yukon.classes import class_legal
 from solvers.games.yukon.plugs import PLUGS
 from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
 from solvers.games.yukon import visible
