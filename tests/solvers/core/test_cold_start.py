@@ -1,11 +1,11 @@
 """The first run on a cold cache (issue 55): nothing compiles at import, the warm-up's
-``compile_seconds`` accounts for the compiling a solve does and a long one is announced, and
-an unwritable cache location gives one line on stderr, never a traceback."""
+``compile_seconds`` accounts for the compiling a solve does (a later stage's too) and a long one
+is announced, a cold warm-up shares its steps with helper processes, and an unwritable cache
+location gives one line on stderr, never a traceback."""
 import json
 import os
 import subprocess
 import sys
-
 from pathlib import Path
 
 import pytest
