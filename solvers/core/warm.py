@@ -63,8 +63,9 @@ class Claims:
 
 class Helpers:
     """The helpers of one warm-up of ``solver``'s steps ``names`` (in order), started by a
-    timer when that warm-up is still compiling after ``HELP_AFTER`` seconds.  Use as a context
-    manager around the warm-up; :meth:`take` says whether this process compiles step ``i``."""
+    timer when that warm-up is still running after ``HELP_AFTER`` seconds.  Use as a context
+    manager around the warm-up; :meth:`take` says whether this process runs step ``i``.  Until
+    the helpers start, the claims are kept here; the shared directory is made only then."""
 
     def __init__(self, solver, names, helpers=None):
         wanted = free_cores() if helpers is None else helpers
@@ -73,12 +74,10 @@ class Helpers:
         self.game, self.names = solver.GAME, list(names)
         self.procs, self.lock, self.timer = [], threading.Lock(), None
         self.dir = self.claims = None
+        self.taken, self.done = set(), set()      # this process's, before the helpers start
 
     def __enter__(self):
         if self.count > 0:
-            self.dir = tempfile.TemporaryDirectory(prefix="aisle-warm-")
-            self.claims = Claims(self.dir.name)
-            (Path(self.dir.name) / "steps.json").write_text(json.dumps(self.names))
             self.timer = threading.Timer(HELP_AFTER, self._start)
             self.timer.daemon = True
             self.timer.start()
@@ -91,6 +90,14 @@ class Helpers:
         with self.lock:
             if self.timer is None:                 # the warm-up ended meanwhile
                 return
+            self.dir = tempfile.TemporaryDirectory(prefix="aisle-warm-")
+            claims = Claims(self.dir.name)
+            for i in self.taken:
+                claims.claim(i)
+            for i in self.done:
+                claims.done(i)
+            (Path(self.dir.name) / "steps.json").write_text(json.dumps(self.names))
+            self.claims = claims
             for _ in range(self.count):
                 self.procs.append(subprocess.Popen(     # from where this process found solvers
                     [sys.executable, "-m", "solvers.core.warm", self.game, self.dir.name],
@@ -98,17 +105,24 @@ class Helpers:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def take(self, i):
-        """True if this process compiles step ``i`` (no helpers, or claimed it first)."""
-        return self.claims is None or self.claims.claim(i)
+        """True if this process runs step ``i`` (no helpers yet, or it claimed it first)."""
+        with self.lock:
+            if self.claims is None:
+                self.taken.add(i)
+                return True
+        return self.claims.claim(i)
 
     def finished(self, i):
         """Record that this process finished step ``i``."""
-        if self.claims is not None:
-            self.claims.done(i)
+        with self.lock:
+            if self.claims is None:
+                self.done.add(i)
+                return
+        self.claims.done(i)
 
     def wait(self, i):
         """Wait until a helper finished step ``i``: True, or False if every helper exited
-        without finishing it (this process then compiles it)."""
+        without finishing it (this process then runs it)."""
         while not self.claims.is_done(i):
             if all(p.poll() is not None for p in self.procs):
                 return self.claims.is_done(i)

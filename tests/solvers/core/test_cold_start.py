@@ -180,13 +180,15 @@ def test_helpers_compile_part_of_a_cold_warm_up(monkeypatch):
         return enter(helpers)
 
     def wait_for_the_helper():
-        # the parent's first step: hold until the helper has claimed the second
-        claim = Path(made[0].dir.name) / "claim-1"
+        # the parent's first step: hold until the helpers start and one claims the second
+        def claimed():
+            shared = made[0].dir
+            return shared is not None and (Path(shared.name) / "claim-1").exists()
         for _ in range(600):
-            if claim.exists():
+            if claimed():
                 break
             time.sleep(0.05)
-        seen["helper claimed"] = claim.exists()
+        seen["helper claimed"] = claimed()
         original()
 
     original = steps[names[0]]
