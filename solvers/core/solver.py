@@ -282,7 +282,6 @@ class Solver:
                         theirs.append(i)
                         continue
                     steps[name]()
-                    helping.finished(i)
                     self._warmed.add(name)
                     notice.step()
                 for i in theirs:

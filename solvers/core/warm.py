@@ -5,9 +5,9 @@ A first run compiles a game's kernels one step at a time, each on one core.  Whe
 is still running after ``HELP_AFTER`` seconds (the cache is cold: loading a step takes
 milliseconds), :class:`Helpers` starts one helper process per free core.  Every process takes
 the steps in order and compiles a step only after claiming it (a file created exclusively in a
-shared directory); a finished step leaves a second file.  When this process runs out of steps
-to claim, it waits for the steps the helpers hold (doing them itself if a helper dies), then
-calls every helper's step too, which loads it from the cache.  Nothing changes where no cache
+shared directory); a step a helper finished leaves a second file.  When this process runs out
+of steps to claim, it waits for the steps the helpers hold (doing them itself if a helper
+dies), then calls every helper's step too, which loads it from the cache.  Nothing changes where no cache
 can be written, in a helper itself, or where only one core is free.
 
     python -m solvers.core.warm GAME DIR      # a helper (started by Helpers, not by hand)
@@ -41,7 +41,8 @@ def free_cores():
 
 
 class Claims:
-    """Who compiles which step: ``claim-I`` and ``done-I`` files in directory ``root``."""
+    """Who compiles which step: ``claim-I`` and ``done-I`` files in directory ``root`` (only a
+    helper marks its steps done: only the parent waits, for those)."""
 
     def __init__(self, root):
         self.root = Path(root)
@@ -74,7 +75,7 @@ class Helpers:
         self.game, self.names = solver.GAME, list(names)
         self.procs, self.lock, self.timer = [], threading.Lock(), None
         self.dir = self.claims = None
-        self.taken, self.done = set(), set()      # this process's, before the helpers start
+        self.taken = set()              # the steps this process claimed before the helpers start
 
     def __enter__(self):
         if self.count > 0:
@@ -94,8 +95,6 @@ class Helpers:
             claims = Claims(self.dir.name)
             for i in self.taken:
                 claims.claim(i)
-            for i in self.done:
-                claims.done(i)
             (Path(self.dir.name) / "steps.json").write_text(json.dumps(self.names))
             self.claims = claims
             for _ in range(self.count):
@@ -111,14 +110,6 @@ class Helpers:
                 self.taken.add(i)
                 return True
         return self.claims.claim(i)
-
-    def finished(self, i):
-        """Record that this process finished step ``i``."""
-        with self.lock:
-            if self.claims is None:
-                self.done.add(i)
-                return
-        self.claims.done(i)
 
     def wait(self, i):
         """Wait until a helper finished step ``i``: True, or False if every helper exited
