@@ -64,6 +64,9 @@ def check_microsoft_deal(number):
     return value
 
 
+SEED_CHECKS = {"aisleriot": check_aisleriot_seed, "microsoft": check_microsoft_deal}   # by numbering
+
+
 # ---------------------------------------------------------------------------------------------
 # Plain Python: GLib GRand (MT19937, init_genrand) and g_rand_int_range
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from rules.cards import card_label, card_str
-from rules.deals import check_aisleriot_seed
+from rules.deals import SEED_CHECKS
 from rules.errors import (IllegalMoveError, InvalidDealError, InvalidOptionError, InvalidSeedError,
                      InvalidStateError, clip, shorten)
 from rules.kernel_types import STATE_DTYPE, Outcome
@@ -235,15 +235,18 @@ class Game:
 
     def deal(self, seed, numbering=None, **options) -> "State":
         """The position after the deal for ``seed`` (Aisleriot seed, or Microsoft deal number)."""
+        seed, numbering = self.check_seed(seed, numbering)
+        return State.trusted(self, self.deal_array(seed, numbering, self.resolve_options(options)))
+
+    def check_seed(self, seed, numbering=None):
+        """``(seed, numbering)`` as :meth:`deal` takes them (numbering None: the game's), or
+        InvalidSeedError, without dealing."""
         numbering = numbering or self.default_numbering
         if not isinstance(numbering, str) or numbering not in self.numberings:
             raise InvalidSeedError(
                 f"{self.name} has no numbering {shorten(numbering)} (choose from {', '.join(self.numberings)})"
             )
-        opts = self.resolve_options(options)
-        if numbering == "aisleriot":
-            seed = check_aisleriot_seed(seed)
-        return State.trusted(self, self.deal_array(seed, numbering, opts))
+        return SEED_CHECKS[numbering](seed), numbering
 
     def from_layout(self, text, **options) -> "State":
         """A position from Aisleriot layout text (or a parsed :class:`Layout`)."""

@@ -119,6 +119,14 @@ def add_position_args(p, seed_help="Aisleriot seed (Freecell: Microsoft deal num
 
 def start_state(args):
     """``(game, state)`` from a seed, ``--layout`` or ``--file`` (exactly one of them)."""
+    game, make = checked_start(args)
+    return game, make()
+
+
+def checked_start(args):
+    """``(game, make)``: the seed, ``--layout`` or ``--file`` of ``args`` checked (a layout is
+    parsed), and ``make()`` the position.  Dealing may compile a kernel: a solve warms up
+    first (:meth:`solvers.core.solver.Solver.warm_start`) once the input is known good."""
     game = get_game(args.game)
     given = [name for name, value in (("SEED", args.seed), ("--layout", args.layout), ("--file", args.file))
              if value is not None]
@@ -129,9 +137,12 @@ def start_state(args):
     if args.seed is None and args.numbering is not None:
         raise InvalidOptionError("--numbering applies to a SEED, not to --layout or --file")
     if args.seed is not None:
-        return game, game.deal(args.seed, args.numbering, **options)
+        seed, numbering = game.check_seed(args.seed, args.numbering)
+        game.resolve_options(options)
+        return game, lambda: game.deal(seed, numbering, **options)
     text = args.layout if args.layout is not None else read_text(args.file, "position")
-    return game, game.from_text(text, **options)
+    state = game.from_text(text, **options)
+    return game, lambda: state
 
 
 def read_text(path, what):

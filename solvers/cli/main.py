@@ -21,7 +21,7 @@ from solvers.cli import atlas as cli_atlas, pictures as cli_pictures, play as cl
 from solvers.cli.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_SOLVED, EXIT_UNKNOWN, EXIT_UNSOLVABLE,
                          Formatter, Parser, PipeSafe, add_game_arg, add_numbering_args, add_position_args,
                          add_progress_args, keep_suits_printable, one_line, parse_options, positive,
-                         read_solution, show_progress, start_state)
+                         read_solution, show_progress, start_state, checked_start)
 from solvers.studies.progress import progress_bar
 
 DESCRIPTION = ("Exact rules of five GNOME Aisleriot patience games (Clock, Freecell, Yukon, "
@@ -72,8 +72,10 @@ def cmd_solve(args):
     solver.check_method(args.method)                # bad input is refused before anything compiles
     solver.check_rules(args.rules)
     check_limits(args.max_nodes, args.timeout, args.max_memory_mb, args.threads)
-    with compiling() as dealing:                    # a seed's first deal compiles its kernel
-        game, state = start_state(args)
+    game, make_start = checked_start(args)
+    warmed = solver.warm_start(args.method, args.rules)     # before dealing: see warm_start
+    with compiling() as dealing:                    # a seed's first deal may compile a kernel
+        state = make_start()
     bar = progress_bar(show_progress(args), unit=" positions", unit_scale=True, desc=game.name,
                        delay=1.0, leave=False)
     try:
@@ -83,7 +85,7 @@ def cmd_solve(args):
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
-    result.compile_seconds += dealing.duration if dealing.done else 0.0
+    result.compile_seconds += warmed + (dealing.duration if dealing.done else 0.0)
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:

@@ -301,7 +301,7 @@ def dfs_kernel(root, keys, ctl, st_states, st_moves, st_cnt, st_idx, buf, kids, 
     stop = ctl[C_NODES] + budget          # the root's expansion counts against the budget too
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
-        st_states[0, :] = root
+        _copy(st_states[0], root)
         tt_insert(keys, fix_h1(hash1(root)), hash2(root))
         ctl[C_STORED] = 1
         ctl[C_SP] = 0
@@ -360,7 +360,7 @@ def best_first_kernel(root, keys, vals, ctl, pool, parent, pmove, g, hkey, hnode
     max_moves = buf.shape[0]
     if ctl[C_INIT] == 0:
         ctl[C_INIT] = 1
-        pool[0, :] = root
+        _copy(pool[0], root)
         parent[0] = -1
         pmove[0] = -1
         g[0] = 0

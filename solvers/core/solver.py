@@ -165,8 +165,7 @@ class Solver:
         limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
-        # first (dealing may compile a kernel too): what the search's first stage needs
-        compiled = self._ready(self._warm_steps(method, rules))
+        compiled = self.warm_start(method, rules)   # first: dealing may compile a kernel too
         start = self.start_state(state)
         with reporting(progress), compiling() as late:
             found, staged = self._staged_search(start, method, rules, limits)
@@ -228,6 +227,14 @@ class Solver:
         overrides the module's ``ANNOUNCE``)."""
         return self._ready(self._steps(method, rules), announce)
 
+    def warm_start(self, method=None, rules="aisleriot", announce=None):
+        """:meth:`ready` for what a search with ``method`` under ``rules`` needs from its start
+        (what a later stage needs compiles when the search reaches it): seconds taken.  A
+        command that deals a seed calls it first, so that a cold warm-up's helpers also
+        compile what dealing needs (:mod:`solvers.core.warm`)."""
+        return self._ready(self._warm_steps(self.check_method(method), self.check_rules(rules)),
+                           announce)
+
     def _ready(self, steps, announce=None):
         return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce)
 
@@ -281,6 +288,9 @@ class Solver:
                     if not helping.take(i):
                         theirs.append(i)
                         continue
+                    for j in theirs:           # a step that needs a helper's waits for it
+                        if names[j] in getattr(steps[name], "needs", ()):
+                            helping.wait(j)
                     steps[name]()
                     self._warmed.add(name)
                     notice.step()

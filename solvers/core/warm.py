@@ -7,8 +7,10 @@ milliseconds), :class:`Helpers` starts one helper process per free core.  Every 
 the steps in order and compiles a step only after claiming it (a file created exclusively in a
 shared directory); a step a helper finished leaves a second file.  When this process runs out
 of steps to claim, it waits for the steps the helpers hold (doing them itself if a helper
-dies), then calls every helper's step too, which loads it from the cache.  Nothing changes where no cache
-can be written, in a helper itself, or where only one core is free.
+dies), then calls every helper's step too, which loads it from the cache.  A step marked with
+:func:`needs` (one whose kernels call a helper's) first waits for the helper's steps it names.
+Nothing changes where no cache can be written, in a helper itself, or where only one core is
+free.
 
     python -m solvers.core.warm GAME DIR      # a helper (started by Helpers, not by hand)
 """
@@ -38,6 +40,13 @@ def free_cores():
     except AttributeError:               # not Linux
         cores = os.cpu_count() or 1
     return max(0, cores - 1)
+
+
+def needs(step, *names):
+    """``step``, marked to run only once the steps ``names`` of the same warm-up are done
+    (this process waits for a helper that holds one)."""
+    step.needs = names
+    return step
 
 
 class Claims:

@@ -142,3 +142,19 @@ def test_batch_seeds_are_checked_not_truncated(seeds):
 
 def test_batch_seeds_accept_integral_floats():
     assert shuffle_many([3.0, 4.0]).tolist() == shuffle_many([3, 4]).tolist()
+
+
+@pytest.mark.parametrize("name, seed, numbering", [
+    ("yukon", -1, None), ("yukon", 2**32, "aisleriot"), ("freecell", 0, None),
+    ("freecell", 2**34, "microsoft"), ("zebra", 1, "microsoft"), ("clock", "x", None)])
+def test_check_seed_refuses_what_deal_refuses_without_dealing(name, seed, numbering, monkeypatch):
+    from rules import get_game
+
+    game = get_game(name)
+    with pytest.raises(InvalidSeedError) as by_deal:
+        game.deal(seed, numbering)
+    monkeypatch.setattr(game, "deal_array", lambda *a: pytest.fail("check_seed dealt"))
+    with pytest.raises(InvalidSeedError) as by_check:
+        game.check_seed(seed, numbering)
+    assert str(by_check.value) == str(by_deal.value)
+    assert game.check_seed(" 7 ") == (7, game.default_numbering)

@@ -194,10 +194,9 @@ def cost(parent, child, move):
 def replay_atomic(start, codes):
     """Atomic length of the moves ``codes`` played from ``start`` (on a copy)."""
     s = start.copy()
-    before = start.copy()
     total = 0
     for k in range(codes.shape[0]):
-        before[:] = s
+        before = s.copy()
         fc.apply(s, codes[k])
         total += cost(before, s, codes[k])
     return total

@@ -8,14 +8,17 @@ import gc
 from contextlib import contextmanager
 
 import numpy as np
+from numba import types as nt
 
 from rules.game import State
 from rules.moves import DRAG, Move
 from rules.registry import get_game, get_referee
 from solvers.core.search import core_steps
+from solvers.core.warm import needs
 from solvers.core.solver import Solver, check_limits, empty_columns
 from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
 from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
+from solvers.games.freecell import fused, moves
 from solvers.games.freecell.fused import FreecellBestFirst
 from solvers.games.freecell.plug import HW_MAIN, plug, replay_atomic
 from solvers.games.freecell.portfolio import run_stages
@@ -38,7 +41,7 @@ class FreecellSolver(Solver):
         """The method's search on deal 1, cut short, and what a longer fused search reaches
         besides, ``atomic_length``'s replay, and the depth-first core with the ``complete``
         plug, which re-checks an ``unsolvable`` verdict (and the ``main`` plug for ``dfs``)."""
-        steps = plug("main").warm_steps() if method == "dfs" else {"freecell driver": _driver}
+        steps = plug("main").warm_steps() if method == "dfs" else _driver_steps()
         return {**steps, **plug("complete").warm_steps(), **core_steps("dfs"),
                 f"freecell {method}": lambda: self._search(self.game.deal(1), method, rules,
                                                            check_limits(max_nodes=50)),
@@ -106,6 +109,33 @@ class FreecellSolver(Solver):
                 if result.verdict == SOLVED:
                     out["length"][i] = len(result.moves)
         return out
+
+
+def _driver_steps():
+    """The fused driver in three steps: two groups of the kernels it calls, which a cold
+    warm-up compiles side by side (this process the first, a helper the second:
+    :mod:`solvers.core.warm`), then the driver, which waits for the second and loads both from
+    the cache.  The signatures are the driver's calls (a test holds them to it)."""
+    def compile_all(kernels):
+        def step():
+            for kernel, signature in kernels:
+                kernel.compile(signature)
+        return step
+    i, i8, i16, i32, i64 = nt.int64, nt.int8[::1], nt.int16[::1], nt.int32[::1], nt.int64[::1]
+    u64, u64_2d, i64_2d = nt.uint64[::1], nt.uint64[:, ::1], nt.int64[:, ::1]
+    first = [(moves.apply_child, (i8, nt.int32, nt.boolean)),
+             (moves.legal_masked, (i8, i32, i64, nt.boolean))]
+    second = [(fused._start, (i16, u64, i64, nt.int8[:, ::1], i64, i64, nt.UniTuple(i, 4))),
+              (fused._shares_after_home, (i8, i, i, i, i64, i64, i64)),
+              (fused._drop, (i8, i, i, i, i, i64, u64_2d, i64_2d)),
+              (fused._lift, (i8, i, i, i, i64, u64_2d, i64_2d))]
+    return {"freecell driver callees (1)": compile_all(first),
+            "freecell driver callees (2)": compile_all(second),
+            "freecell driver": needs(_driver, "freecell driver callees (2)")}
+
+
+DRIVER_CALLEES = (moves.apply_child, moves.legal_masked, fused._start, fused._shares_after_home,
+                  fused._drop, fused._lift)     # compiled ahead of the driver (_driver_steps)
 
 
 def _driver():

@@ -224,3 +224,47 @@ def test_a_kernel_called_with_constants_compiles_once_per_type(tmp_path):
     done = _python(code, {"NUMBA_CACHE_DIR": str(tmp_path)})   # cold: both compile here
     assert done.returncode == 0, done.stderr
     assert done.stdout.split(None, 1) == [str(3 * 7 + 2 * 11), "['(int64, int64)']\n"]
+
+
+def test_a_step_that_needs_a_helpers_step_waits_for_it(monkeypatch):
+    """A step marked by ``needs`` runs only after the parent waited for the helper holding
+    the step it needs; the helper's step is then loaded here like any other."""
+    from solvers import get_solver
+    from solvers.core import warm
+
+    log = []
+
+    class OneHelper:                                  # the helper holds step "b"
+        def __init__(self, solver, names, helpers=None):
+            self.names = names
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def take(self, i):
+            return self.names[i] != "b"
+
+        def wait(self, i):
+            log.append(f"wait {self.names[i]}")
+            return True
+
+    steps = {"a": lambda: log.append("a"), "b": lambda: log.append("b"),
+             "c": warm.needs(lambda: log.append("c"), "b")}
+    solver = get_solver("clock")
+    monkeypatch.setattr("solvers.core.solver.Helpers", OneHelper)
+    monkeypatch.setattr(solver, "_warmed", set())
+    solver._compile(steps, announce=False)
+    assert log == ["a", "wait b", "c", "wait b", "b"]
+
+
+def test_the_freecell_driver_callees_compile_as_the_driver_calls_them():
+    """The kernels the warm-up compiles ahead of the fused driver, for the signatures it lists,
+    are the ones the driver calls: after a warm-up each has that one version."""
+    from solvers import get_solver
+    from solvers.games.freecell.solver import DRIVER_CALLEES
+
+    get_solver("freecell").warmup("fast", "aisleriot", announce=False, helpers=0)
+    assert [len(k.signatures) for k in DRIVER_CALLEES] == [1] * len(DRIVER_CALLEES)
