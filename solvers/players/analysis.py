@@ -10,7 +10,7 @@ import numpy as np
 
 from rules.game import Outcome
 from solvers.core.registry import get_solver
-from solvers.players.base import _whole
+from solvers.players.base import MAX_BUDGET, _whole
 from solvers.players.pimc import MAX_SAMPLES, wins_after
 
 ANALYZE_SAMPLES, ANALYZE_BUDGET = 20, 2000
@@ -28,8 +28,10 @@ def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET,
     thoughtful verdict of the position after the move (``winnable``, ``lost`` or ``unknown``)
     and the sampled worlds (0 when nothing is hidden) in which the move was found to win.
     Rows come winnable first, then unknown, then lost; within each, most worlds won first.
-    ``samples`` is at most pimc's :data:`solvers.players.pimc.MAX_SAMPLES` (the worlds are kept)."""
+    ``samples`` is at most pimc's :data:`solvers.players.pimc.MAX_SAMPLES` (the worlds are kept),
+    ``budget`` (nodes per world) at most :data:`solvers.players.base.MAX_BUDGET`."""
     samples = _whole("samples", samples, low=0, high=MAX_SAMPLES)
+    budget = _whole("budget", budget, high=MAX_BUDGET)
     seed = _whole("player seed", seed, low=0)
     solver = get_solver(state.game)
     observation = state.observation()

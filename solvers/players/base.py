@@ -17,6 +17,9 @@ from rules.observation import Observation
 from solvers.core.registry import get_solver
 
 
+MAX_BUDGET = 100_000_000     # nodes one search of a player may expand: beyond, a move takes hours
+
+
 def _whole(name, value, low=1, high=None):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
         raise InvalidOptionError(f"{name} {value!r:.60} must be a whole number >= {low}")

@@ -35,7 +35,7 @@ from rules.game import Outcome
 from rules.moves import Move
 from rules.observation import hidden_entries
 from solvers.core.result import SOLVED
-from solvers.players.base import Player, candidate_moves, ranked_by_value
+from solvers.players.base import MAX_BUDGET, Player, candidate_moves, ranked_by_value
 
 DEFAULT_SAMPLES, DEFAULT_BUDGET, DEFAULT_CHECKS, DEFAULT_EXTEND = 10, 2000, 3, 3
 MAX_SAMPLES, MAX_EXTEND = 10_000, 100    #: at most ~10 MB of worlds per round
@@ -49,7 +49,7 @@ class PimcPlayer(Player):
               "extend": DEFAULT_EXTEND}
     PARAM_MIN = {"checks": 0, "extend": 0}
     # each sampled world is kept while the decision lasts (up to 1 + extend rounds of samples)
-    PARAM_MAX = {"samples": MAX_SAMPLES, "extend": MAX_EXTEND}
+    PARAM_MAX = {"samples": MAX_SAMPLES, "extend": MAX_EXTEND, "budget": MAX_BUDGET}
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)

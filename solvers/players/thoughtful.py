@@ -12,7 +12,7 @@ out) it plays greedy moves for the rest of the game without solving again.
 from rules.errors import InvalidOptionError
 from rules.game import State
 from rules.observation import Observation
-from solvers.players.base import Player, refuse_finished
+from solvers.players.base import MAX_BUDGET, Player, refuse_finished
 from solvers.players.greedy import GreedyPlayer
 
 DEFAULT_BUDGET = 3_000_000
@@ -21,6 +21,7 @@ DEFAULT_BUDGET = 3_000_000
 class ThoughtfulPlayer(Player):
     name = "thoughtful"
     PARAMS = {"budget": DEFAULT_BUDGET}
+    PARAM_MAX = {"budget": MAX_BUDGET}
     peeks = True
 
     def __init__(self, seed=0, **params):

@@ -30,6 +30,10 @@ def test_names_and_defaults():
     ("pimc", {"samples": 0}, "samples 0"),
     ("pimc", {"budget": -5}, "budget -5"),
     ("pimc", {"budget": 2.5}, "budget 2.5"),
+    ("pimc", {"budget": 10**23}, "budget 100000000000000000000000 is too large: at most 100000000"),
+    ("thoughtful", {"budget": 10**9}, "budget 1000000000 is too large"),
+    ("pimc", {"samples": 10**11}, "samples 100000000000 is too large"),
+    ("pimc", {"extend": 101}, "extend 101 is too large"),
     ("greedy", {"budget": 10}, "'budget'"),
     ("pimc", {"seed_offset": 1}, "'seed_offset'"),
 ])
