@@ -29,7 +29,7 @@ def analyze(state, timeout=None, samples=ANALYZE_SAMPLES, budget=ANALYZE_BUDGET,
     and the sampled worlds (0 when nothing is hidden) in which the move was found to win.
     Rows come winnable first, then unknown, then lost; within each, most worlds won first.
     ``samples`` is at most pimc's :data:`solvers.players.pimc.MAX_SAMPLES` (the worlds are kept),
-    ``budget`` (nodes per world) at most :data:`solvers.players.base.MAX_BUDGET`."""
+    ``budget`` (nodes per world) at most ``MAX_BUDGET`` (100,000,000)."""
     samples = _whole("samples", samples, low=0, high=MAX_SAMPLES)
     budget = _whole("budget", budget, high=MAX_BUDGET)
     seed = _whole("player seed", seed, low=0)
