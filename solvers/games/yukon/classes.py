@@ -660,3 +660,18 @@ def expand_code(state, code, out):
     apply(state, np.int32(m))
     out[n] = m
     return n + 1
+
+
+@jit
+def expand_line(start, codes, out):
+    """The engine moves of the class-search line ``codes`` played from rules state array
+    ``start`` (on a copy) into ``out`` (room for ``K_MAX + 1`` per code): their count, or
+    ``-1 - i`` when code ``i`` names no member of its class."""
+    state = start[:STATE_SIZE].copy()
+    n = 0
+    for i in range(codes.shape[0]):
+        k = expand_code(state, codes[i], out[n:])
+        if k < 0:
+            return -1 - i
+        n += k
+    return n

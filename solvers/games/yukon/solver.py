@@ -16,13 +16,14 @@ import time
 import numpy as np
 
 from rules import yukon as yk
+from rules._jit import jit
 from rules.yukon import ONGOING, STATE_SIZE
 from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
 from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
-from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_code
+from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_line
 from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
 from solvers.games.yukon.pairs import pair_dead_end
@@ -114,11 +115,16 @@ def solver_root(array):
 def never_lost(start, codes):
     """True if no position before the end of ``codes`` (move codes from array ``start``) is
     LOST, i.e. Aisleriot would let the whole line be played."""
-    a = np.array(start, dtype=np.int16)
-    for m in codes:
-        if yk.status(a) != ONGOING:
+    return bool(_never_lost(np.array(start, dtype=np.int16), np.asarray(codes, dtype=np.int32)))
+
+
+@jit
+def _never_lost(state, codes):
+    """:func:`never_lost`, playing ``codes`` on ``state``."""
+    for i in range(codes.shape[0]):
+        if yk.status(state) != ONGOING:
             return False
-        yk.apply(a, m)
+        yk.apply(state, codes[i])
     return True
 
 
@@ -132,15 +138,12 @@ def _runner(method, rules, limits):
 def engine_moves(start, codes):
     """The engine move codes of a line of the class search (``PLUGS["open_class"]``) played
     from rules state array ``start``: each code's member switches, then its move."""
-    a = np.array(start[:STATE_SIZE], dtype=np.int16)
-    out = np.empty(K_MAX + 1, dtype=np.int32)
-    moves = []
-    for code in codes:
-        n = expand_code(a, np.int32(code), out)
-        if n < 0:
-            raise SolutionError(f"move code {code:#x} names no member of its class")
-        moves.extend(int(m) for m in out[:n])
-    return moves
+    codes = np.asarray(codes, dtype=np.int32)
+    out = np.empty(max(1, len(codes)) * (K_MAX + 1), dtype=np.int32)
+    n = expand_line(np.asarray(start, dtype=np.int16), codes, out)
+    if n < 0:
+        raise SolutionError(f"move code {int(codes[-1 - n]):#x} names no member of its class")
+    return out[:n].tolist()
 
 
 def _run_complete(complete, root, start, threads=1):
