@@ -1,6 +1,6 @@
 """``aisle play``: a whole game played by an auto-player, Clock's forced game, or random moves.
 
-``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|thoughtful] ...``
+``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|study|thoughtful] ...``
 prints the moves on stdout, one per line (``--show``: each followed by its words in parentheses,
 ``drag 4 1 0  (A♣ home)``, and the position after it, as the player sees it), and one summary
 line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on
@@ -27,7 +27,7 @@ def register(sub):
     p = sub.add_parser(
         "play", formatter_class=Formatter,
         help="play a whole game with an auto-player (exit 0 won, 3 lost or stuck)",
-        description="Play a whole game automatically.  The no-peek players (pimc, greedy) see only "
+        description="Play a whole game automatically.  The no-peek players (pimc, study, greedy) see only "
                     "what a person at the table sees; thoughtful plays the solver's line and peeks "
                     "at hidden cards (an upper bound).  Moves on stdout, a summary line on stderr.  "
                     "Exit 0: won; 3: lost or stuck; 2: bad input.")

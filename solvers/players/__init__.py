@@ -11,6 +11,7 @@ Players (docs/players.md):
 
 * ``greedy`` -- one ply with a heuristic of visible things (:mod:`.greedy`);
 * ``pimc`` -- the default: sampled worlds solved by the thoughtful solver (:mod:`.pimc`);
+* ``study`` -- a cheaper pimc that keeps to its plans, for studies over many seeds (:mod:`.study`);
 * ``thoughtful`` -- plays the solver's line; it PEEKS at hidden cards, so it is the upper bound,
   and it takes the true State through ``choose_peeking`` (:mod:`.thoughtful`).
 
@@ -22,9 +23,10 @@ from rules.registry import get_game
 from solvers.players.greedy import GreedyPlayer
 from solvers.players.pimc import PimcPlayer
 from solvers.players.play import DEFAULT_MAX_MOVES, GameRecord, play_game
+from solvers.players.study import StudyPlayer
 from solvers.players.thoughtful import ThoughtfulPlayer
 
-PLAYERS = {cls.name: cls for cls in (GreedyPlayer, PimcPlayer, ThoughtfulPlayer)}
+PLAYERS = {cls.name: cls for cls in (GreedyPlayer, PimcPlayer, StudyPlayer, ThoughtfulPlayer)}
 PLAYER_NAMES = tuple(PLAYERS)
 DEFAULT_PLAYER = "pimc"
 

@@ -55,11 +55,13 @@ class PimcPlayer(Player):
         super().__init__(seed, **params)
         self.last_wins = {}        # move -> worlds it won in, at the last decision (for analysis)
         self.last_worlds = 0
+        self.last_plan = ()        # the plan the last decision's move begins (its best found)
 
     def choose(self, observation, visited=None):
         moves = candidate_moves(observation, visited)
         self.last_wins, self.last_worlds = {}, 0
         if len(moves) == 1:
+            self.last_plan = (moves[0],)
             return moves[0]
         rng = self.rng_for(observation)
         ranked = ranked_by_value(observation, moves, rng)
@@ -67,8 +69,11 @@ class PimcPlayer(Player):
         value = {m: tally.value(m) for m in ranked}
         self.last_wins, self.last_worlds = value, tally.n_worlds
         if not any(value.values()):
+            self.last_plan = (ranked[0],)
             return ranked[0]
-        return max(ranked, key=lambda m: (value[m], tally.move_leads.get(m, 0)))
+        move = max(ranked, key=lambda m: (value[m], tally.move_leads.get(m, 0)))
+        self.last_plan = tally.best_plan(move)
+        return move
 
     def tally(self, observation, ranked, rng):
         """The :class:`_Tally` over the sampled worlds, its candidates tried."""
@@ -152,6 +157,13 @@ class _Tally:
     def value(self, move):
         """Worlds won by the best plan starting with ``move`` found so far."""
         return max((w for p, w in self.wins.items() if p[0] == move), default=0)
+
+    def best_plan(self, move):
+        """The plan starting with ``move`` that won most worlds (then the one most solutions
+        began, then the shortest), or ``(move,)``."""
+        plans = [p for p in self.wins if p[0] == move]
+        return min(plans, key=lambda p: (-self.wins[p], -self.plan_leads.get(p, 0), len(p)),
+                   default=(move,))
 
     def close(self):
         """The two best candidate moves are near enough that more worlds could swap them."""

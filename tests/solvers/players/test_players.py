@@ -13,11 +13,13 @@ FAST_PIMC = {"samples": 4, "budget": 300, "checks": 2, "extend": 1}
 
 
 def no_peek_players(seed):
-    return [get_player("greedy", seed=seed), get_player("pimc", seed=seed, **FAST_PIMC)]
+    return [get_player("greedy", seed=seed), get_player("pimc", seed=seed, **FAST_PIMC),
+            get_player("study", seed=seed, **FAST_PIMC)]
 
 
 def test_names_and_defaults():
-    assert set(PLAYER_NAMES) == {"greedy", "pimc", "thoughtful"}
+    assert set(PLAYER_NAMES) == {"greedy", "pimc", "study", "thoughtful"}
+    assert get_player("study").params == {"samples": 5, "budget": 1000, "checks": 3, "extend": 1}
     assert default_player("yukon") == "pimc" and default_player("freecell") == "thoughtful"
     pimc = get_player("pimc")
     assert pimc.params == {"samples": 10, "budget": 2000, "checks": 3, "extend": 3}
@@ -56,7 +58,8 @@ def test_players_take_observations_not_states():
 @pytest.mark.parametrize("game", ["yukon", "ten-across", "zebra"])
 def test_same_seed_same_observation_same_move(game):
     obs = get_game(game).deal(3).observation()
-    for make in (lambda s: get_player("greedy", seed=s), lambda s: get_player("pimc", seed=s, **FAST_PIMC)):
+    for make in (lambda s: get_player("greedy", seed=s), lambda s: get_player("pimc", seed=s, **FAST_PIMC),
+                 lambda s: get_player("study", seed=s, **FAST_PIMC)):
         first, again = make(5), make(5)
         choice = first.choose(obs)
         assert again.choose(obs) == choice and first.choose(obs) == choice
@@ -95,6 +98,7 @@ def test_choose_without_moves_raises():
     ("zebra", 2, "pimc", {"samples": 4}),
     ("yukon", 1, "pimc", {}),
     ("ten-across", 9, "pimc", {}),
+    ("yukon", 1, "study", {}),
     ("yukon", 2, "thoughtful", {}),
     ("ten-across", 1, "thoughtful", {}),
 ])
@@ -144,3 +148,22 @@ def test_play_game_keeps_the_start_and_calls_back():
     record = play_game(state, get_player("greedy"), max_moves=5, on_move=lambda m, s: seen.append(m))
     assert state == before and record.start == before
     assert record.result == "stuck" and record.reason == "5 moves played" and seen == record.moves
+
+
+def test_study_keeps_to_its_plan_while_it_sees_what_it_foresaw(monkeypatch):
+    """After a decision whose plan goes on, ``study`` plays the plan's next move in the position
+    it foresaw without sampling again; in any other position it decides afresh."""
+    state = get_game("yukon").deal(3)
+    player = get_player("study", seed=0)
+    while True:                       # play until a decision leaves a plan to follow
+        move = player.choose(state.observation())
+        state.apply(move)
+        if player._rest:
+            break
+    planned = player._rest[0]
+    decided = []
+    monkeypatch.setattr(type(player), "tally", lambda *a: decided.append(1) or pytest.fail("sampled"))
+    assert player.choose(state.observation()) == planned and not decided
+    player.new_game()                 # no plan: it decides (here, the patched tally fails)
+    with pytest.raises(BaseException, match="sampled"):
+        player.choose(state.observation())
