@@ -1,7 +1,7 @@
-"""Auto-player benchmark: thoughtful, greedy and pimc on the same Aisleriot seeds.
+"""Auto-player benchmark: thoughtful, greedy and pimc (or any players) on the same Aisleriot seeds.
 
     python benchmarks/players.py [--games yukon,ten-across,zebra] [--seeds 1-1000]
-        [--pimc-seeds 1-300] [--players thoughtful,greedy,pimc] [--samples K] [--budget N]
+        [--pimc-seeds 1-300] [--players thoughtful,greedy,pimc,study] [--samples K] [--budget N]
         [--jobs N] [--json PATH]
 
 For each game and player: games won with a 95% Wilson interval, the median (and p90) seconds
