@@ -31,6 +31,7 @@ class StudyPlayer(PimcPlayer):
         if self._rest and np.array_equal(observation.array, self._foreseen) and (
                 self._rest[0] in candidate_moves(observation, visited)):
             move, rest = self._rest[0], self._rest[1:]
+            self.last_wins, self.last_worlds, self.last_plan = {}, 0, self._rest
         else:
             move = super().choose(observation, visited)
             rest = self.last_plan[1:]
