@@ -72,7 +72,8 @@ def cmd_solve(args):
     solver.check_method(args.method)                # bad input is refused before anything compiles
     solver.check_rules(args.rules)
     check_limits(args.max_nodes, args.timeout, args.max_memory_mb, args.threads)
-    game, make_start = checked_start(args)
+    with compiling() as checking:                   # (parsing a layout may compile a kernel)
+        game, make_start = checked_start(args)
     warmed = solver.warm_start(args.method, args.rules)     # before dealing: see warm_start
     with compiling() as dealing:                    # a seed's first deal may compile a kernel
         state = make_start()
@@ -85,7 +86,7 @@ def cmd_solve(args):
                               progress=lambda nodes, seconds: bar.update(nodes - bar.n))
     finally:
         bar.close()
-    result.compile_seconds += warmed + (dealing.duration if dealing.done else 0.0)
+    result.compile_seconds += warmed + sum(t.duration for t in (checking, dealing) if t.done)
     notation = game.notations[-1] if args.format != "aisleriot" else "aisleriot"
     moves, replay = [], state.copy()
     for move in result.moves:
