@@ -111,31 +111,33 @@ class FreecellSolver(Solver):
         return out
 
 
+_I, _I8, _I16, _I32, _I64 = nt.int64, nt.int8[::1], nt.int16[::1], nt.int32[::1], nt.int64[::1]
+_U64, _U64_2D, _I64_2D = nt.uint64[::1], nt.uint64[:, ::1], nt.int64[:, ::1]
+# two groups of the kernels the fused driver calls, with the signatures of its calls (a test
+# holds them to it), compiled ahead of it by _driver_steps
+DRIVER_CALLEE_GROUPS = (
+    ((moves.apply_child, (_I8, nt.int32, nt.boolean)),
+     (moves.legal_masked, (_I8, _I32, _I64, nt.boolean))),
+    ((fused._start, (_I16, _U64, _I64, nt.int8[:, ::1], _I64, _I64, nt.UniTuple(_I, 4))),
+     (fused._shares_after_home, (_I8, _I, _I, _I, _I64, _I64, _I64)),
+     (fused._drop, (_I8, _I, _I, _I, _I, _I64, _U64_2D, _I64_2D)),
+     (fused._lift, (_I8, _I, _I, _I, _I64, _U64_2D, _I64_2D))))
+
+
 def _driver_steps():
-    """The fused driver in three steps: two groups of the kernels it calls, which a cold
-    warm-up compiles side by side (this process the first, a helper the second:
+    """The fused driver in three steps: the two groups of :data:`DRIVER_CALLEE_GROUPS`, which a
+    cold warm-up compiles side by side (this process the first, a helper the second:
     :mod:`solvers.core.warm`), then the driver, which waits for the second and loads both from
-    the cache.  The signatures are the driver's calls (a test holds them to it)."""
+    the cache."""
     def compile_all(kernels):
         def step():
             for kernel, signature in kernels:
                 kernel.compile(signature)
         return step
-    i, i8, i16, i32, i64 = nt.int64, nt.int8[::1], nt.int16[::1], nt.int32[::1], nt.int64[::1]
-    u64, u64_2d, i64_2d = nt.uint64[::1], nt.uint64[:, ::1], nt.int64[:, ::1]
-    first = [(moves.apply_child, (i8, nt.int32, nt.boolean)),
-             (moves.legal_masked, (i8, i32, i64, nt.boolean))]
-    second = [(fused._start, (i16, u64, i64, nt.int8[:, ::1], i64, i64, nt.UniTuple(i, 4))),
-              (fused._shares_after_home, (i8, i, i, i, i64, i64, i64)),
-              (fused._drop, (i8, i, i, i, i, i64, u64_2d, i64_2d)),
-              (fused._lift, (i8, i, i, i, i64, u64_2d, i64_2d))]
+    first, second = DRIVER_CALLEE_GROUPS
     return {"freecell driver callees (1)": compile_all(first),
             "freecell driver callees (2)": compile_all(second),
             "freecell driver": needs(_driver, "freecell driver callees (2)")}
-
-
-DRIVER_CALLEES = (moves.apply_child, moves.legal_masked, fused._start, fused._shares_after_home,
-                  fused._drop, fused._lift)     # compiled ahead of the driver (_driver_steps)
 
 
 def _driver():
