@@ -125,7 +125,7 @@ DRIVER_CALLEE_GROUPS = (
 
 
 def _driver_steps():
-    """The fused driver in three steps: the two groups of :data:`DRIVER_CALLEE_GROUPS`, which a
+    """The fused driver in three steps: the two groups of ``DRIVER_CALLEE_GROUPS``, which a
     cold warm-up compiles side by side (this process the first, a helper the second:
     :mod:`solvers.core.warm`), then the driver, which waits for the second and loads both from
     the cache."""
