@@ -5,8 +5,9 @@
         [--jobs N] [--json PATH]
 
 For each game and player: games won with a 95% Wilson interval, the median (and p90) seconds
-per game on one core, and for the no-peek players the share of the thoughtfully winnable deals
-(among the seeds both played) that they convert.  ``thoughtful`` peeks at every hidden card: its
+per game on one core, for the no-peek players the share of the thoughtfully winnable deals
+(among the seeds both played) that they convert, and each against pimc on the seeds both played
+(the paired difference of win rates with its 95% interval).  ``thoughtful`` peeks at every hidden card: its
 rate is the solver's winnability under its node budget, the upper bound (a deal whose solve hit
 the budget counts both ways in its interval).  Ten Across is played with its temporary spots on
 (the default).  Every won game is replayed by the game's referee (outside the timed play; a bad
@@ -26,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from rules import get_game  # noqa: E402
 from solvers.players import get_player, play_game  # noqa: E402
 from solvers.studies.seeds import parse_seeds  # noqa: E402
-from solvers.studies.stats import win_rate, wilson_interval  # noqa: E402
+from solvers.studies.stats import paired_difference, win_rate, wilson_interval  # noqa: E402
 import machine  # noqa: E402  (benchmarks/machine.py)
 
 GAMES = ("yukon", "ten-across", "zebra")
@@ -107,6 +108,32 @@ def summarise(rows, games, players):
     return out
 
 
+def paired(rows, games, players, baseline="pimc"):
+    """Each other no-peek player against ``baseline`` on the seeds both played: the difference
+    of their win rates with Newcombe's paired 95% interval (the same deals, so luck of the deal
+    cancels)."""
+    out = []
+    for game in games:
+        won = {}
+        for r in rows:
+            if r["game"] == game:
+                won.setdefault(r["player"], {})[r["seed"]] = r["won"]
+        base = won.get(baseline, {})
+        for name in players:
+            if name in (baseline, "thoughtful") or name not in won:
+                continue
+            common = sorted(set(base) & set(won[name]))
+            if not common:
+                continue
+            d = paired_difference([won[name][s] for s in common], [base[s] for s in common])
+            out.append({"game": game, "player": name, "baseline": baseline, "deals": d.deals,
+                        "only_player": d.only_a, "only_baseline": d.only_b,
+                        "difference": d.difference, "low": d.low, "high": d.high,
+                        "text": f"{game}: {name} - {baseline} on {d.deals} common seeds: {d.text()} "
+                                f"(won by {name} alone {d.only_a}, by {baseline} alone {d.only_b})"})
+    return out
+
+
 def table(summary):
     lines = [f"{'game':<11} {'player':<11} {'deals':>5} {'won':>5} {'rate':>7}  {'95% interval':<17} "
              f"{'median s':>9} {'p90 s':>7}  converts thoughtful wins"]
@@ -153,12 +180,15 @@ def main(argv=None):
     rows.sort(key=lambda r: (r["game"], r["player"], r["seed"]))
     summary = summarise(rows, games, players)
     print(table(summary))
+    pairs = paired(rows, games, players)
+    for item in pairs:
+        print(item["text"])
     print(f"{len(rows)} games in {wall:.1f} s wall with {args.jobs} job(s); {machine.header()}")
     meta = {"seeds": args.seeds, "pimc_seeds": args.pimc_seeds or args.seeds,
             "pimc_params": get_player("pimc", **pimc_params).params, "jobs": args.jobs,
             "wall_seconds": round(wall, 1), **machine.describe()}
     with open(args.json, "w") as fh:
-        json.dump({"meta": meta, "summary": summary, "games": rows}, fh, indent=1)
+        json.dump({"meta": meta, "summary": summary, "paired": pairs, "games": rows}, fh, indent=1)
     print(f"wrote {args.json}")
     return 0
 

@@ -65,6 +65,46 @@ def win_rate(won, unsolvable, unknown=0, confidence=0.95):
     return WinRate(deals, won, unsolvable, unknown, rate, low, high, confidence)
 
 
+class PairedDifference(NamedTuple):
+    deals: int
+    only_a: int          # deals A won and B lost
+    only_b: int          # deals B won and A lost
+    difference: float    # A's win rate minus B's
+    low: float
+    high: float
+    confidence: float
+
+    def text(self):
+        """``+2.3 points [-3.1, +7.8]``."""
+        return (f"{100 * self.difference:+.1f} points "
+                f"[{100 * self.low:+.1f}, {100 * self.high:+.1f}]")
+
+
+def paired_difference(a_won, b_won, confidence=0.95):
+    """A's win rate minus B's over the same deals (``a_won``, ``b_won``: one flag a deal each),
+    with Newcombe's score interval for paired proportions (his method 10: the two Wilson
+    intervals combined through the correlation of the pairs), which, unlike the normal one,
+    stays inside [-1, 1] and keeps its coverage when few deals are won by one player alone."""
+    if len(a_won) != len(b_won):
+        raise InvalidOptionError(f"paired deals: {len(a_won)} results for A, {len(b_won)} for B")
+    n = len(a_won)
+    both = sum(1 for x, y in zip(a_won, b_won) if x and y)
+    only_a = sum(1 for x, y in zip(a_won, b_won) if x and not y)
+    only_b = sum(1 for x, y in zip(a_won, b_won) if y and not x)
+    neither = n - both - only_a - only_b
+    if n == 0:
+        return PairedDifference(0, 0, 0, 0.0, -1.0, 1.0, confidence)
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    l1, u1 = wilson_interval(both + only_a, n, confidence)
+    l2, u2 = wilson_interval(both + only_b, n, confidence)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = (both * neither - only_a * only_b) / math.sqrt(margins) if margins else 0.0
+    diff = p1 - p2
+    low = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    high = diff + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return PairedDifference(n, only_a, only_b, diff, max(-1.0, low), min(1.0, high), confidence)
+
+
 def running_interval(won_flags, unknown_flags=None, confidence=0.95):
     """Arrays ``(n, rate, low, high)`` after each deal, for convergence plots (numpy, vectorised)."""
     import numpy as np
