@@ -2,17 +2,18 @@
 
     python benchmarks/players.py [--games yukon,ten-across,zebra] [--seeds 1-1000]
         [--pimc-seeds 1-300] [--players thoughtful,greedy,pimc,study] [--samples K] [--budget N]
-        [--jobs N] [--json PATH]
+        [--option NAME=VALUE] [--jobs N] [--json PATH]
 
-For each game and player: games won with a 95% Wilson interval, the median (and p90) seconds
-per game on one core, for the no-peek players the share of the thoughtfully winnable deals
-(among the seeds both played) that they convert, and each against pimc on the seeds both played
-(the paired difference of win rates with its 95% interval).  ``thoughtful`` peeks at every hidden card: its
-rate is the solver's winnability under its node budget, the upper bound (a deal whose solve hit
-the budget counts both ways in its interval).  Ten Across is played with its temporary spots on
-(the default).  Every won game is replayed by the game's referee (outside the timed play; a bad
-one stops the run).  ``--jobs`` plays games in that many processes; each game runs on one core.
-Prints a table and writes JSON (per-seed rows included).
+For each game and player: games won with a 95% Wilson interval, the median (and p90) seconds per
+game on one core, for the no-peek players the share of the thoughtfully winnable deals (among
+the seeds both played) that they convert, and each against pimc on the seeds both played (the
+paired difference of win rates with its 95% interval).  ``thoughtful`` peeks at every hidden
+card: its rate is the solver's winnability under its node budget, the upper bound (a deal whose
+solve hit the budget counts both ways in its interval).  Ten Across is played with its temporary
+spots on (the default; ``--option spots=off`` turns them off).  Every won game is replayed by the
+game's referee (outside the timed play; a bad one stops the run).  ``--jobs`` plays games in that
+many processes; each game runs on one core.  Prints a table and writes JSON (per-seed rows
+included).
 """
 import argparse
 import json
@@ -25,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules import get_game  # noqa: E402
+from solvers.cli.common import parse_options  # noqa: E402
 from solvers.players import get_player, play_game  # noqa: E402
 from solvers.studies.seeds import parse_seeds  # noqa: E402
 from solvers.studies.stats import paired_difference, win_rate, wilson_interval  # noqa: E402
@@ -34,10 +36,10 @@ GAMES = ("yukon", "ten-across", "zebra")
 
 
 def play_one(task):
-    """One game: ``(game, player, params, seed) -> row`` (a dict, JSON-ready)."""
-    game, name, params, seed = task
+    """One game: ``(game, options, player, params, seed) -> row`` (a dict, JSON-ready)."""
+    game, options, name, params, seed = task
     player = get_player(name, seed=0, **params)
-    state = get_game(game).deal(seed)
+    state = get_game(game).deal(seed, **options)
     record = play_game(state, player)
     if record.won:
         record.verify()
@@ -158,10 +160,15 @@ def main(argv=None):
     ap.add_argument("--players", default="thoughtful,greedy,pimc", help="comma-separated players")
     ap.add_argument("--samples", type=int, default=None, help="pimc samples (default: its own)")
     ap.add_argument("--budget", type=int, default=None, help="pimc budget (default: its own)")
+    ap.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
+                    help="game option for every game listed, e.g. spots=off for ten-across")
     ap.add_argument("--jobs", type=int, default=1, help="processes (each game on one core)")
     ap.add_argument("--json", default="players.json", help="where to write the results")
     args = ap.parse_args(argv)
     games = [get_game(g).name for g in args.games.split(",")]
+    options = parse_options(args.option)
+    for game in games:
+        get_game(game).resolve_options(options)     # an unknown option fails before any game
     players = [p for p in args.players.split(",") if p]
     for name in players:
         get_player(name)                    # unknown names fail before any game is played
@@ -172,7 +179,8 @@ def main(argv=None):
     for game in games:
         for name in players:
             for seed in (pimc_seeds if name == "pimc" else seeds):
-                tasks.append((game, name, pimc_params if name == "pimc" else {}, int(seed)))
+                tasks.append((game, options, name, pimc_params if name == "pimc" else {},
+                              int(seed)))
     t0 = time.perf_counter()
     rows = run(tasks, args.jobs, games)
     wall = time.perf_counter() - t0
@@ -184,7 +192,7 @@ def main(argv=None):
     for item in pairs:
         print(item["text"])
     print(f"{len(rows)} games in {wall:.1f} s wall with {args.jobs} job(s); {machine.header()}")
-    meta = {"seeds": args.seeds, "pimc_seeds": args.pimc_seeds or args.seeds,
+    meta = {"seeds": args.seeds, "pimc_seeds": args.pimc_seeds or args.seeds, "options": options,
             "pimc_params": get_player("pimc", **pimc_params).params, "jobs": args.jobs,
             "wall_seconds": round(wall, 1), **machine.describe()}
     with open(args.json, "w") as fh:
