@@ -75,7 +75,7 @@ class PairedDifference(NamedTuple):
     confidence: float
 
     def text(self):
-        """``+2.3 points [-3.1, +7.8]``."""
+        """``-3.5 points [-6.3, -0.7]``."""
         return (f"{100 * self.difference:+.1f} points "
                 f"[{100 * self.low:+.1f}, {100 * self.high:+.1f}]")
 
