@@ -278,7 +278,8 @@ def _merge(state, entry):
                 flags[f] = 1
     if fixpoint(rows, acts, n, n_acts, flags, ids[_HOME:_HOME + 52]):
         return 0
-    entry[1:1 + ROWS] = rows
+    for i in range(ROWS):          # a loop: slice assignment compiles its error message (2 s)
+        entry[1 + i] = rows[i]
     return 1
 
 
