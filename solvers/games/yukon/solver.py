@@ -3,10 +3,10 @@ solver contract (:class:`solvers.core.solver.Solver`), and its search schedule.
 
 Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
 unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
-``LEAD_NODES``, then the triple test (:mod:`.triples`) on the start, then randomized probes
-(:func:`_probe`), then the pair search (:func:`_pair_search`): the complete search with the
-pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as
-the plain complete search on several threads; aisleriot mode takes the open-mode verdict when
+``LEAD_NODES``, then randomized probes (:func:`_probe`), then the triple test (:mod:`.triples`)
+on the start, then the pair search (:func:`_pair_search`): the complete search with the pair
+test inside, for the rest of the limits on one thread, or for a slice before it goes on as the
+plain complete search on several threads; aisleriot mode takes the open-mode verdict when
 it carries over and searches again in aisleriot mode only when it does not.  Why this order,
 and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
 schedule".
@@ -85,20 +85,26 @@ class YukonSolver(Solver):
                 "yukon lead": lead}
 
     def _stage_steps(self, method, rules):
-        """Depth-first, the stages after the lead (:func:`search`): ``proofs`` (the triple
-        test, the probes' plug, the pair search's) and ``aisleriot`` (the second search, for
-        an open-mode line Aisleriot would not let be played)."""
+        """Depth-first, the stages after the lead (:func:`search`): ``probes`` (their plug),
+        ``pair search`` (the triple test and the pair search's plug: a probe wins most deals the
+        lead leaves open, and their first solve compiles about a seventh of the stages' work)
+        and ``aisleriot`` (the second search, for an open-mode line Aisleriot would not let be
+        played)."""
         if method != "dfs":
             return {}
         limits = Limits(50, None, DEFAULT_MEMORY_MB)
 
-        def proofs():
+        def probes():
             start = self.start_state(1).array
             _probe(solver_root(start), 2 * PROBE_NODES, None, limits, rules)
+
+        def pair_search():
+            start = self.start_state(1).array
             _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
-        stages = {"proofs": {"yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
-                             **PLUGS["open"].warm_steps(), **PLUGS["pair_class"].warm_steps(),
-                             "yukon proofs": proofs}}
+        stages = {"probes": {**PLUGS["open"].warm_steps(), "yukon probes": probes},
+                  "pair search": {"yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
+                                  **PLUGS["pair_class"].warm_steps(),
+                                  "yukon pair search": pair_search}}
         if rules == "aisleriot":
             stages["aisleriot"] = PLUGS["aisleriot"].warm_steps()
         return stages
@@ -247,18 +253,19 @@ def search(start, method, rules, limits):
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
     else:
-        t0 += reached("proofs")         # its kernels' compile time is left out of the limits
-        if _triple_test_fits(limits, t0) and triple_dead_end(start):
-            return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded,
-                               states_stored=first.states_stored,
-                               seconds=time.perf_counter() - t0,
-                               peak_memory_bytes=first.peak_memory_bytes)
+        t0 += reached("probes")         # a stage's compile time is left out of the limits
         nodes, secs = _remaining(limits, t0, first.nodes_expanded)
         probed, used = _probe(root, nodes, secs, limits, rules)
         if probed is not None:
             probed.nodes_expanded += first.nodes_expanded
             probed.seconds = time.perf_counter() - t0
             return probed
+        t0 += reached("pair search")
+        if _triple_test_fits(limits, t0) and triple_dead_end(start):
+            return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded + used,
+                               states_stored=first.states_stored,
+                               seconds=time.perf_counter() - t0,
+                               peak_memory_bytes=first.peak_memory_bytes)
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules,
                                              whole=limits.threads == 1)
