@@ -1,11 +1,11 @@
 """The Yukon solver (thoughtful: every card known, face-down ones included) behind the one
 solver contract (:class:`solvers.core.solver.Solver`), and its search schedule.
 
-Every method first runs the pair test (:mod:`.pairs`) on the start: a position it refutes is
-unsolvable without a search.  Depth-first (the default) runs the complete open-mode search for
-``LEAD_NODES``, then randomized probes (:func:`_probe`), then the triple test (:mod:`.triples`)
-on the start, then the pair search (:func:`_pair_search`): the complete search with the pair
-test inside, for the rest of the limits on one thread, or for a slice before it goes on as the
+The pair test (:mod:`.pairs`) refutes a start without a search: best-first runs it first.
+Depth-first (the default) runs the complete open-mode search for ``LEAD_NODES`` (it refutes most
+of those deals at once too), then the pair test, then randomized probes (:func:`_probe`), then
+the triple test (:mod:`.triples`) on the start, then the pair search (:func:`_pair_search`): the
+complete search with the pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as the
 plain complete search on several threads; aisleriot mode takes the open-mode verdict when
 it carries over and searches again in aisleriot mode only when it does not.  Why this order,
 and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
@@ -63,13 +63,13 @@ class YukonSolver(Solver):
         return search(start.array, method, rules, limits)
 
     def _warm_steps(self, method, rules):
-        """What a search needs from its start, each step run on deal 1 and cut short: the pair
-        test and, depth-first, the lead's class search and the replay checks of its lines;
-        best-first, its plug.  The rest waits for :meth:`_stage_steps`."""
+        """What a search needs from its start, each step run on deal 1 and cut short:
+        depth-first, the lead's class search and the replay checks of its lines; best-first,
+        the pair test and its plug.  The rest waits for :meth:`_stage_steps`."""
         limits = Limits(50, None, DEFAULT_MEMORY_MB)
-        steps = {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array)}
         if method != "dfs":
-            return {**steps, **PLUGS[rules].warm_steps(), **core_steps("best-first"),
+            return {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
+                    **PLUGS[rules].warm_steps(), **core_steps("best-first"),
                     f"yukon {method} {rules}": lambda: search(self.start_state(1).array,
                                                               method, rules, limits)}
 
@@ -81,12 +81,11 @@ class YukonSolver(Solver):
             never_lost(start, [state.legal_moves()[0].code])
         # the class search's legal moves first: the longest step, which this process starts
         # while a cold warm-up's helpers take the others (solvers.core.warm)
-        return {**PLUGS["open_class"].warm_steps(), **steps, **core_steps("dfs"),
-                "yukon lead": lead}
+        return {**PLUGS["open_class"].warm_steps(), **core_steps("dfs"), "yukon lead": lead}
 
     def _stage_steps(self, method, rules):
-        """Depth-first, the stages after the lead (:func:`search`): ``probes`` (their plug),
-        ``pair search`` (the triple test and the pair search's plug: a probe wins most deals the
+        """Depth-first, the stages after the lead (:func:`search`): ``probes`` (the pair test
+        and the probes' plug), ``pair search`` (the triple test and the pair search's plug: a probe wins most deals the
         lead leaves open, and their first solve compiles about a seventh of the stages' work)
         and ``aisleriot`` (the second search, for an open-mode line Aisleriot would not let be
         played)."""
@@ -101,7 +100,8 @@ class YukonSolver(Solver):
         def pair_search():
             start = self.start_state(1).array
             _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
-        stages = {"probes": {**PLUGS["open"].warm_steps(), "yukon probes": probes},
+        stages = {"probes": {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
+                             **PLUGS["open"].warm_steps(), "yukon probes": probes},
                   "pair search": {"yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
                                   **PLUGS["pair_class"].warm_steps(),
                                   "yukon pair search": pair_search}}
@@ -238,22 +238,29 @@ def search(start, method, rules, limits):
     """Search from rules state array ``start``: a SolveResult with int move codes.  The limits
     cover every search together (the open-mode one, the probes, the aisleriot-mode one)."""
     t0 = time.perf_counter()
-    if pair_dead_end(start):         # no win, in either mode: docs/yukon.md, "The pair test"
+    # the pair test: no win, in either mode, where it fires (docs/yukon.md, "The pair test")
+    if method != "dfs" and pair_dead_end(start):
         return SolveResult(UNSOLVABLE, seconds=time.perf_counter() - t0)
     root = solver_root(start)
     if method != "dfs":
         return _runner(method, rules, limits).run(root)
-    # the complete search starts first for LEAD_NODES (most proofs are short), then the probes
-    # and the pair search, which goes on as the complete search (its arrays keep its state)
+    # the complete search starts first for LEAD_NODES (most proofs are short, and it refutes
+    # most deals the pair test does at once), then the pair test, the probes and the pair
+    # search, which goes on as the complete search (its arrays keep its state)
     max_nodes = limits.max_nodes
     lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
     complete = _runner(method, "open", limits.replace(lead, limits.timeout))
     first = _run_complete(complete, root, start)
+    if first.verdict == UNKNOWN:
+        t0 += reached("probes")         # a stage's compile time is left out of the limits
+        if pair_dead_end(start):
+            first.verdict, first.limit = UNSOLVABLE, ""
+            first.seconds = time.perf_counter() - t0
+            return first
     if first.verdict != UNKNOWN or first.limit != "nodes" or lead == max_nodes:
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
     else:
-        t0 += reached("probes")         # a stage's compile time is left out of the limits
         nodes, secs = _remaining(limits, t0, first.nodes_expanded)
         probed, used = _probe(root, nodes, secs, limits, rules)
         if probed is not None:

@@ -17,11 +17,14 @@ from tests.support.yukon import GAME, small_positions, walk_positions
 @pytest.mark.parametrize("seed", [105, 473])
 def test_root_refuted_by_pair_test(seed):
     """The pair test refutes these deals at the deal, where the dead-end test does not (473's
-    proof took 780,000 classes of search without it), in both modes and without a search."""
+    proof took 780,000 classes of search without it), in both modes: depth-first right after
+    its lead, best-first without a search."""
     a = GAME.deal(seed).array
     assert pair_dead_end(a) and ref.pair_dead_end_plain(a) and not dead_end(a)
     for rules in ("open", "aisleriot"):
         r = SOLVER.solve(seed, rules=rules)
+        assert r.verdict == "unsolvable" and r.nodes_expanded == LEAD_NODES and r.rules == rules
+        r = SOLVER.solve(seed, rules=rules, method="greedy")
         assert r.verdict == "unsolvable" and r.nodes_expanded == 0 and r.rules == rules
 
 
