@@ -5,9 +5,10 @@ The pair test (:mod:`.pairs`) refutes a start without a search: best-first runs 
 Depth-first (the default) runs the complete open-mode search for ``LEAD_NODES`` (it refutes most
 of those deals at once too), then the pair test, then randomized probes (:func:`_probe`), then
 the triple test (:mod:`.triples`) on the start, then the pair search (:func:`_pair_search`): the
-complete search with the pair test inside, for the rest of the limits on one thread, or for a slice before it goes on as the
-plain complete search on several threads; aisleriot mode takes the open-mode verdict when
-it carries over and searches again in aisleriot mode only when it does not.  Why this order,
+complete search with the pair test inside, for the rest of the limits on one thread, or for a
+slice before it goes on as the plain complete search on several threads; aisleriot mode takes
+the open-mode verdict when it carries over and searches again in aisleriot mode only when it
+does not.  Why this order,
 and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
 schedule".
 """
@@ -85,10 +86,10 @@ class YukonSolver(Solver):
 
     def _stage_steps(self, method, rules):
         """Depth-first, the stages after the lead (:func:`search`): ``probes`` (the pair test
-        and the probes' plug), ``pair search`` (the triple test and the pair search's plug: a probe wins most deals the
-        lead leaves open, and their first solve compiles about a seventh of the stages' work)
-        and ``aisleriot`` (the second search, for an open-mode line Aisleriot would not let be
-        played)."""
+        and the probes' plug), ``pair search`` (the triple test and the pair search's plug:
+        most deals the lead leaves open are decided by a probe, whose first solve so compiles
+        about a third of the stages' work) and ``aisleriot`` (the second search, for an
+        open-mode line Aisleriot would not let be played)."""
         if method != "dfs":
             return {}
         limits = Limits(50, None, DEFAULT_MEMORY_MB)
@@ -102,7 +103,8 @@ class YukonSolver(Solver):
             _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
         stages = {"probes": {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
                              **PLUGS["open"].warm_steps(), "yukon probes": probes},
-                  "pair search": {"yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
+                  "pair search": {"yukon triple test":
+                                  lambda: triple_dead_end(self.start_state(1).array),
                                   **PLUGS["pair_class"].warm_steps(),
                                   "yukon pair search": pair_search}}
         if rules == "aisleriot":
@@ -251,7 +253,7 @@ def search(start, method, rules, limits):
     lead = LEAD_NODES if max_nodes is None else min(LEAD_NODES, max_nodes)
     complete = _runner(method, "open", limits.replace(lead, limits.timeout))
     first = _run_complete(complete, root, start)
-    if first.verdict == UNKNOWN:
+    if first.verdict == UNKNOWN:        # whatever the limit: the pair test takes a millisecond
         t0 += reached("probes")         # a stage's compile time is left out of the limits
         if pair_dead_end(start):
             first.verdict, first.limit = UNSOLVABLE, ""
