@@ -34,8 +34,9 @@ from solvers.games.yukon.state import SALT, SOLVER_STATE_SIZE
 from solvers.games.yukon import visible
 
 # Randomized probes: the node budget of one probe, at most PROBES of them, and at most
-# PROBE_SHARE of a time or node limit on them all.
-PROBE_NODES, PROBES, PROBE_SHARE = 200, 750, 0.3
+# PROBE_SHARE of a time or node limit on them all; the first EARLY_PROBES run before the triple
+# test (they decide most deals the probes decide), the others after it.
+PROBE_NODES, PROBES, PROBE_SHARE, EARLY_PROBES = 200, 750, 0.3, 50
 LEAD_NODES = 20000          # complete-search nodes before the probes
 # The pair search after the probes: on one thread, all that is left of the limits; before
 # the threads take over (``threads`` > 1), at most PAIR_SHARE of it, PAIR_SECONDS and
@@ -96,7 +97,7 @@ class YukonSolver(Solver):
 
         def probes():
             start = self.start_state(1).array
-            _probe(solver_root(start), 2 * PROBE_NODES, None, limits, rules)
+            _probe(solver_root(start), range(1, 3), _ProbeBudget(None, None), limits, rules)
 
         def pair_search():
             start = self.start_state(1).array
@@ -168,35 +169,49 @@ def _remaining(limits, t0, used_nodes):
     return nodes, secs
 
 
-def _probe(root, max_nodes, timeout, limits, rules):
-    """Randomized restarts: up to PROBES depth-first searches of PROBE_NODES nodes each, with
-    salt 1, 2, ... (the heuristic's noise), on at most PROBE_SHARE of ``max_nodes`` and
-    ``timeout``.  A probe that exhausts the space proves the deal unsolvable; in aisleriot mode
-    a probe's (open-mode) solution counts only if :func:`never_lost` holds on it.  Returns the
-    deciding result or None, and the nodes spent."""
+class _ProbeBudget:
+    """What the probes may spend in all: at most PROBE_SHARE of ``max_nodes`` and ``timeout``
+    (the limits left after the lead), PROBES * PROBE_NODES nodes at most; spent as they run."""
+
+    def __init__(self, max_nodes, timeout):
+        self.nodes = PROBES * PROBE_NODES
+        if max_nodes is not None:
+            self.nodes = min(self.nodes, int(max_nodes * PROBE_SHARE))
+        self.seconds = None if timeout is None else timeout * PROBE_SHARE
+        self.spent_nodes, self.spent_seconds = 0, 0.0
+
+    def left(self):
+        return self.spent_nodes + PROBE_NODES <= self.nodes and (
+            self.seconds is None or self.spent_seconds < self.seconds)
+
+
+def _probe(root, salts, budget, limits, rules):
+    """Randomized restarts: a depth-first search of PROBE_NODES nodes for each salt of
+    ``salts`` (the heuristic's noise) while ``budget`` (a :class:`_ProbeBudget`) lasts.  A probe
+    that exhausts the space proves the deal unsolvable; in aisleriot mode a probe's (open-mode)
+    solution counts only if :func:`never_lost` holds on it.  Returns the deciding result or
+    None, and the nodes spent."""
     t0 = time.perf_counter()
-    nodes_cap = PROBES * PROBE_NODES
-    if max_nodes is not None:
-        nodes_cap = min(nodes_cap, int(max_nodes * PROBE_SHARE))
-    secs_cap = None if timeout is None else timeout * PROBE_SHARE
     runner = DFS(PLUGS["open"], limits.replace(PROBE_NODES, None), keys_only=True,
                  store_dead_ends=False)
     spent = 0
-    for salt in range(1, PROBES + 1):
-        if spent + PROBE_NODES > nodes_cap or (
-                secs_cap is not None and time.perf_counter() - t0 >= secs_cap):
+    for salt in salts:
+        budget.spent_seconds += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        if not budget.left():
             break
         root[SALT] = salt
         r = runner.reset(limits.replace(PROBE_NODES, None)).run(root)
         spent += r.nodes_expanded
+        budget.spent_nodes += r.nodes_expanded
         if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
                 rules == "open" or never_lost(root[:STATE_SIZE], r.moves))):
             r.nodes_expanded = spent
-            r.seconds = time.perf_counter() - t0
             root[SALT] = 0
             return r, spent
         if r.limit == "memory":
             break                          # the complete search reports the memory limit
+    budget.spent_seconds += time.perf_counter() - t0
     root[SALT] = 0
     return None, spent
 
@@ -263,18 +278,22 @@ def search(start, method, rules, limits):
         if rules == "open" or first.verdict != SOLVED or never_lost(start, first.moves):
             return first
     else:
-        nodes, secs = _remaining(limits, t0, first.nodes_expanded)
-        probed, used = _probe(root, nodes, secs, limits, rules)
-        if probed is not None:
-            probed.nodes_expanded += first.nodes_expanded
-            probed.seconds = time.perf_counter() - t0
-            return probed
-        t0 += reached("pair search")
-        if _triple_test_fits(limits, t0) and triple_dead_end(start):
-            return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded + used,
-                               states_stored=first.states_stored,
-                               seconds=time.perf_counter() - t0,
-                               peak_memory_bytes=first.peak_memory_bytes)
+        budget = _ProbeBudget(*_remaining(limits, t0, first.nodes_expanded))
+        used = 0
+        for salts in (range(1, EARLY_PROBES + 1), range(EARLY_PROBES + 1, PROBES + 1)):
+            probed, spent = _probe(root, salts, budget, limits, rules)
+            used += spent
+            if probed is not None:
+                probed.nodes_expanded = first.nodes_expanded + used
+                probed.seconds = time.perf_counter() - t0
+                return probed
+            if salts.start == 1:           # after the early probes, the triple test
+                t0 += reached("pair search")
+                if _triple_test_fits(limits, t0) and triple_dead_end(start):
+                    return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded + used,
+                                       states_stored=first.states_stored,
+                                       seconds=time.perf_counter() - t0,
+                                       peak_memory_bytes=first.peak_memory_bytes)
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules,
                                              whole=limits.threads == 1)
