@@ -2,8 +2,8 @@
 
 ``data/golden_solves.json`` was recorded from commit 6fe944d (before the solvers shared one
 interface): for each case the verdict, the nodes expanded, the states stored and the moves.
-Any change to a search that alters one of them must be deliberate and re-record the file.
-"""
+Any change to a search that alters one of them must be deliberate and re-record the cases it
+alters (the file's history says which and why)."""
 import json
 import pathlib
 

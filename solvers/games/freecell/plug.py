@@ -27,6 +27,7 @@ FIRST_HOME, FIRST_COL = fc.FIRST_HOME, fc.FIRST_COL
 HW_MAIN = (3, 2, 1, 3, 3, 0)
 HW_BREAKS = (3, 0, 1, 3, 3, 2)          # every sequence break instead of the unsorted cards
 HW_SHORT = (3, 2, 1, 1, 2, 0)           # light cell/column terms: shorter solutions with g
+HW_SHORT_BREAKS = (3, 1, 1, 3, 1, 1)    # method short: breaks, cells weighing as in the main one
 HW_MAIN_BREAKS = (3, 2, 1, 3, 3, 1)
 HW_NO_BURIED = (3, 2, 0, 3, 3, 0)
 HW_CELLS = (3, 2, 1, 10, 6, 1)          # full free cells weigh most: a different order of play

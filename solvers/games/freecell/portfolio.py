@@ -8,8 +8,9 @@
   Each member has its own first slice and all slices grow 2.5x a round.  Members and slices
   were chosen by simulating schedules from 36 candidates' node counts on MS 1-8000, checked
   on MS 8001-16000 (docs/freecell.md, "Methods").
-* ``astar``: f = g + h with ``HW_SHORT`` -- shorter solutions; ``short``: f = 3g + 2h, shorter
-  still.  Both fall back to f = g + h with ``HW_MAIN`` after 20000 nodes, so they decide.
+* ``astar``: f = g + h with ``HW_SHORT`` -- shorter solutions; ``short``: f = 4g + 3h with
+  ``HW_SHORT_BREAKS``, shorter still.  Both fall back to f = g + h with ``HW_MAIN`` after 20000
+  nodes, so they decide.
 * ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic).
 
 The fused searches list the *search move set* (``moves.legal_masked`` with ``pruned``: no
@@ -26,7 +27,8 @@ from typing import NamedTuple
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE
 from solvers.core.search import C_NODES, C_STORED, DFS, Limits
 from solvers.games.freecell.fused import FreecellBestFirst
-from solvers.games.freecell.plug import HW_BREAKS, HW_CELLS, HW_MAIN, HW_MAIN_BREAKS, HW_NO_BURIED, HW_SHORT, plug
+from solvers.games.freecell.plug import (HW_BREAKS, HW_CELLS, HW_MAIN, HW_MAIN_BREAKS, HW_NO_BURIED,
+                                         HW_SHORT, HW_SHORT_BREAKS, plug)
 
 
 class Portfolio(NamedTuple):
@@ -48,7 +50,7 @@ METHODS = {
                        (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
                       (300, 200, 150, 1600, 300, 2400, 20, 50), 2.5),
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
-    "short": ((HW_SHORT, "fc", (3, 2), 20000), (HW_MAIN, "fc", (1, 1), None)),
+    "short": ((HW_SHORT_BREAKS, "fc", (4, 3), 20000), (HW_MAIN, "fc", (1, 1), None)),
     "greedy": ((HW_MAIN, "fc", (0, 1), None),),
     "dfs": (("main", "dfs", None, None),),
 }

@@ -31,8 +31,8 @@ from solvers.core.search import DFS, BestFirst, Limits
 from tests.support import freecell_reference as ref
 
 GAME = get_game("freecell")
-HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_MAIN_BREAKS, fp.HW_NO_BURIED,
-                     fp.HW_CELLS)
+HEURISTIC_WEIGHTS = (fp.HW_MAIN, fp.HW_BREAKS, fp.HW_SHORT, fp.HW_SHORT_BREAKS, fp.HW_MAIN_BREAKS,
+                     fp.HW_NO_BURIED, fp.HW_CELLS)
 
 # Found by random construction (three Kings in the cells, Aces and 2s at the bottom): no win is
 # reachable.  Reachable canonical positions: 61 and 670.
