@@ -190,11 +190,10 @@ def _probe(root, salts, budget, limits, rules):
     ``salts`` (the heuristic's noise) while ``budget`` (a :class:`_ProbeBudget`) lasts.  A probe
     that exhausts the space proves the deal unsolvable; in aisleriot mode a probe's (open-mode)
     solution counts only if :func:`never_lost` holds on it.  Returns the deciding result or
-    None, and the nodes spent."""
+    None; the nodes spent are the budget's."""
     t0 = time.perf_counter()
     runner = DFS(PLUGS["open"], limits.replace(PROBE_NODES, None), keys_only=True,
                  store_dead_ends=False)
-    spent = 0
     for salt in salts:
         budget.spent_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -202,18 +201,16 @@ def _probe(root, salts, budget, limits, rules):
             break
         root[SALT] = salt
         r = runner.reset(limits.replace(PROBE_NODES, None)).run(root)
-        spent += r.nodes_expanded
         budget.spent_nodes += r.nodes_expanded
         if r.verdict == UNSOLVABLE or (r.verdict == SOLVED and (
                 rules == "open" or never_lost(root[:STATE_SIZE], r.moves))):
-            r.nodes_expanded = spent
             root[SALT] = 0
-            return r, spent
+            return r
         if r.limit == "memory":
             break                          # the complete search reports the memory limit
     budget.spent_seconds += time.perf_counter() - t0
     root[SALT] = 0
-    return None, spent
+    return None
 
 
 def _pair_search(root, start, max_nodes, timeout, limits, rules, whole=False):
@@ -279,21 +276,21 @@ def search(start, method, rules, limits):
             return first
     else:
         budget = _ProbeBudget(*_remaining(limits, t0, first.nodes_expanded))
-        used = 0
-        for salts in (range(1, EARLY_PROBES + 1), range(EARLY_PROBES + 1, PROBES + 1)):
-            probed, spent = _probe(root, salts, budget, limits, rules)
-            used += spent
-            if probed is not None:
-                probed.nodes_expanded = first.nodes_expanded + used
-                probed.seconds = time.perf_counter() - t0
-                return probed
-            if salts.start == 1:           # after the early probes, the triple test
-                t0 += reached("pair search")
-                if _triple_test_fits(limits, t0) and triple_dead_end(start):
-                    return SolveResult(UNSOLVABLE, nodes_expanded=first.nodes_expanded + used,
-                                       states_stored=first.states_stored,
-                                       seconds=time.perf_counter() - t0,
-                                       peak_memory_bytes=first.peak_memory_bytes)
+        probed = _probe(root, range(1, EARLY_PROBES + 1), budget, limits, rules)
+        if probed is None:                 # after the early probes, the triple test
+            t0 += reached("pair search")
+            if _triple_test_fits(limits, t0) and triple_dead_end(start):
+                return SolveResult(UNSOLVABLE,
+                                   nodes_expanded=first.nodes_expanded + budget.spent_nodes,
+                                   states_stored=first.states_stored,
+                                   seconds=time.perf_counter() - t0,
+                                   peak_memory_bytes=first.peak_memory_bytes)
+            probed = _probe(root, range(EARLY_PROBES + 1, PROBES + 1), budget, limits, rules)
+        used = budget.spent_nodes
+        if probed is not None:
+            probed.nodes_expanded = first.nodes_expanded + used
+            probed.seconds = time.perf_counter() - t0
+            return probed
         nodes, secs = _remaining(limits, t0, first.nodes_expanded + used)
         paired, spent, paused = _pair_search(root, start, nodes, secs, limits, rules,
                                              whole=limits.threads == 1)
