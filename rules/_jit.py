@@ -19,10 +19,11 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from numba import config, njit
-from numba.core import typeinfer, types
+from numba.core import codegen, event, typeinfer, types
 from numba.core.caching import FunctionCache
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +116,55 @@ def _one_version_per_type(dispatcher):
         return typed(tuple(types.unliteral(a) for a in args),
                      {k: types.unliteral(v) for k, v in kws.items()})
     dispatcher.get_call_template = get_call_template
+
+
+class _CompileDepth(event.Listener):
+    """How many kernel compiles are under way in this thread (a kernel that calls another
+    compiles the callee inside its own compile)."""
+
+    def __init__(self):
+        self._local = threading.local()
+
+    @property
+    def depth(self):
+        return getattr(self._local, "depth", 0)
+
+    def on_start(self, ev):
+        self._local.depth = self.depth + 1
+
+    def on_end(self, ev):
+        self._local.depth = self.depth - 1
+
+
+def _optimize_callers_only():
+    """Skip LLVM's whole-module optimisation of a kernel compiled as a callee of another.
+
+    Numba links every callee's code into its caller's module and optimises that module as a
+    whole (inlining the callees), then compiles it to machine code; a callee compiled on the way
+    got the same whole-module pass over its own callees first, so a call tree of depth ``d`` is
+    optimised ``d`` times.  The caller's pass is the one its machine code comes from, so the
+    callee's is wasted unless the callee is later called from Python itself, which then runs
+    code that had only LLVM's per-function passes: same results, somewhat slower.  Kernels are
+    called from Python on whole searches and batches, which compile at the top (a warm-up step
+    calls each from Python first).  Saves about a fifth of Yukon's compile time
+    (docs/benchmarks.md, "Cold start").  Left as it is if a Numba release renames the method."""
+    library_class = getattr(codegen, "CPUCodeLibrary", None)
+    optimize = getattr(library_class, "_optimize_final_module", None)
+    if optimize is None or getattr(optimize, "callers_only", False):
+        return
+    compiles = _CompileDepth()
+    event.register("numba:compile", compiles)
+
+    def optimize_callers_only(library):
+        if compiles.depth > 1:
+            library.callee_only = True       # (tests/rules/test_jit_cache.py looks)
+            return
+        optimize(library)
+    optimize_callers_only.callers_only = True
+    library_class._optimize_final_module = optimize_callers_only
+
+
+_optimize_callers_only()
 
 
 def compile_declared(dispatcher):

@@ -85,3 +85,31 @@ def test_cached_jit_keeps_njit_semantics(signature):
         assert len(kernel.signatures) == 1
         with pytest.raises(TypeError):
             kernel(1.5j)
+
+
+def test_a_callee_skips_the_whole_module_pass_its_caller_runs():
+    """rules/_jit.py: a kernel compiled as another's callee skips LLVM's whole-module pass
+    (the caller's pass covers its code); one compiled from Python keeps it; both compute the
+    same either way, the callee also when later called from Python itself."""
+    from numba import njit
+
+    @njit
+    def inner(x):
+        return x * 3 + 1
+
+    @njit
+    def outer(x):
+        return inner(x) + inner(x + 1)
+
+    @njit
+    def alone(x):
+        return x * 3 + 1
+
+    assert outer(5) == 16 + 19
+    assert inner(5) == alone(5) == 16
+    (outer_result,) = outer.overloads.values()
+    (inner_result,) = inner.overloads.values()
+    (alone_result,) = alone.overloads.values()
+    assert getattr(inner_result.library, "callee_only", False)
+    assert not getattr(outer_result.library, "callee_only", False)
+    assert not getattr(alone_result.library, "callee_only", False)
