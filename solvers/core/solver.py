@@ -95,6 +95,7 @@ class Solver:
 
     def __init__(self):
         self._warmed = set()      # names of the warm-up steps done in this process
+        self._ahead = None        # helpers still compiling later stages' steps (_compile)
 
     @property
     def game(self):
@@ -229,14 +230,16 @@ class Solver:
 
     def warm_start(self, method=None, rules="aisleriot", announce=None):
         """:meth:`ready` for what a search with ``method`` under ``rules`` needs from its start
-        (what a later stage needs compiles when the search reaches it): seconds taken.  A
-        command that deals a seed calls it first, so that a cold warm-up's helpers also
-        compile what dealing needs (:mod:`solvers.core.warm`)."""
-        return self._ready(self._warm_steps(self.check_method(method), self.check_rules(rules)),
-                           announce)
+        (what a later stage needs compiles when the search reaches it, but a cold warm-up's
+        helpers start on it ahead): seconds taken.  A command that deals a seed calls it
+        first, so that those helpers also compile what dealing needs (:mod:`solvers.core.warm`)."""
+        method, rules = self.check_method(method), self.check_rules(rules)
+        ahead = [name for stage in self._stage_steps(method, rules).values() for name in stage]
+        return self._ready(self._warm_steps(method, rules), announce, ahead)
 
-    def _ready(self, steps, announce=None):
-        return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce)
+    def _ready(self, steps, announce=None, ahead=()):
+        return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce,
+                             ahead=[name for name in ahead if name not in self._warmed])
 
     def _steps(self, method, rules):
         if method is not None or rules is not None:
@@ -272,35 +275,45 @@ class Solver:
         with staging(prepare):
             return self._search(start, method, rules, limits), staged
 
-    def _compile(self, steps, announce, helpers=None):
+    def _compile(self, steps, announce, helpers=None, ahead=()):
         """Run the warm-up ``steps``, some of them in helper processes if it turns out cold
-        (:class:`solvers.core.warm.Helpers`); each helper's step is run here afterwards, which
-        loads what it compiled from the cache."""
+        (:class:`solvers.core.warm.Helpers`, which may go on to the steps ``ahead`` after it);
+        each helper's step is run here afterwards, which loads what it compiled from the cache.
+        Helpers still compiling steps ahead from an earlier warm-up take these steps' part if
+        they know them all."""
         t0 = time.perf_counter()
         if not steps:
             return 0.0
         notice = CompileNotice(self.GAME, len(steps), ANNOUNCE if announce is None else announce)
         names = list(steps)
+        earlier = self._ahead
+        helping = (earlier if earlier is not None and earlier.lingering and earlier.covers(names)
+                   else Helpers(self, names, helpers, ahead))
+        index = {name: i for i, name in enumerate(helping.names)}
         try:
-            with Helpers(self, names, helpers) as helping:
+            with helping:
                 theirs = []
-                for i, name in enumerate(names):
-                    if not helping.take(i):
-                        theirs.append(i)
+                for name in names:
+                    if not helping.take(index[name]):
+                        theirs.append(name)
                         continue
-                    for j in theirs:           # a step that needs a helper's waits for it
-                        if names[j] in getattr(steps[name], "needs", ()):
-                            helping.wait(j)
+                    for other in theirs:       # a step that needs a helper's waits for it
+                        if other in getattr(steps[name], "needs", ()):
+                            helping.wait(index[other])
                     steps[name]()
                     self._warmed.add(name)
                     notice.step()
-                for i in theirs:
-                    helping.wait(i)            # (if its helper died, it compiles here)
-                    steps[names[i]]()
-                    self._warmed.add(names[i])
+                for name in theirs:
+                    helping.wait(index[name])  # (if its helper died, it compiles here)
+                    steps[name]()
+                    self._warmed.add(name)
                     notice.step()
         finally:
             notice.close()
+            if helping.lingering:
+                self._ahead = helping
+            elif helping is earlier:
+                self._ahead = None
         return time.perf_counter() - t0
 
     # ---- shared plumbing -------------------------------------------------------------------

@@ -12,8 +12,15 @@ dies), then calls every helper's step too, which loads it from the cache.  A ste
 Nothing changes where no cache can be written, in a helper itself, or where only one core is
 free.
 
+A warm-up may name steps *ahead*: what a later stage of the search will need, if the search
+reaches it.  The helpers go on to them once the warm-up's own steps are claimed, and keep
+compiling them after the warm-up ends, while this process searches; a later warm-up of those
+steps (the stage, when reached) then waits for the helper that holds one instead of compiling
+it again.  The helpers are stopped when this process exits (or end when no step is left).
+
     python -m solvers.core.warm GAME DIR      # a helper (started by Helpers, not by hand)
 """
+import atexit
 import json
 import os
 import subprocess
@@ -72,22 +79,28 @@ class Claims:
 
 
 class Helpers:
-    """The helpers of one warm-up of ``solver``'s steps ``names`` (in order), started by a
-    timer when that warm-up is still running after ``HELP_AFTER`` seconds.  Use as a context
-    manager around the warm-up; :meth:`take` says whether this process runs step ``i``.  Until
-    the helpers start, the claims are kept here; the shared directory is made only then."""
+    """The helpers of one warm-up of ``solver``'s steps ``names`` (in order, then the steps
+    ``ahead``), started by a timer when that warm-up is still running after ``HELP_AFTER``
+    seconds.  Use as a context manager around the warm-up; :meth:`take` says whether this
+    process runs step ``i`` of :attr:`names`.  Until the helpers start, the claims are kept
+    here; the shared directory is made only then.  Helpers still compiling steps ahead outlive
+    the warm-up (:attr:`lingering`; a later warm-up of those steps enters this object again)
+    until they end or this process exits."""
 
-    def __init__(self, solver, names, helpers=None):
+    def __init__(self, solver, names, helpers=None, ahead=()):
+        self.names = list(names) + [n for n in ahead if n not in names]   # steps.json's order
+        self.ahead = len(self.names) > len(names)
         wanted = free_cores() if helpers is None else helpers
-        self.count = 0 if (not CACHING or os.environ.get(HELPER_ENV) or len(names) < 2) else (
-            min(wanted, len(names) - 1))
-        self.game, self.names = solver.GAME, list(names)
+        self.count = 0 if (not CACHING or os.environ.get(HELPER_ENV) or len(self.names) < 2) \
+            else min(wanted, len(self.names) - 1)
+        self.game = solver.GAME
         self.procs, self.lock, self.timer = [], threading.Lock(), None
         self.dir = self.claims = None
         self.taken = set()              # the steps this process claimed before the helpers start
+        self.at_exit = False            # close() is registered to run at exit
 
     def __enter__(self):
-        if self.count > 0:
+        if self.count > 0 and self.claims is None and self.timer is None:     # not yet started
             self.timer = threading.Timer(HELP_AFTER, self._start)
             self.timer.daemon = True
             self.timer.start()
@@ -129,18 +142,37 @@ class Helpers:
             time.sleep(POLL_SECONDS)
         return True
 
-    def __exit__(self, *exc):
+    @property
+    def lingering(self):
+        """A helper is still running (after a warm-up: on steps ahead)."""
+        return any(p.poll() is None for p in self.procs)
+
+    def covers(self, names):
+        return self.claims is not None and set(names) <= set(self.names)
+
+    def __exit__(self, exc_type, *exc):
         with self.lock:
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
-        for p in self.procs:        # every step is done: a helper still running holds none
+        if exc_type is None and self.ahead and self.lingering:
+            if not self.at_exit:             # this warm-up's steps are done; the rest goes on
+                atexit.register(self.close)
+                self.at_exit = True
+        else:
+            self.close()
+        return False
+
+    def close(self):
+        """Stop the helpers (a helper still running holds no step a warm-up waits for)."""
+        for p in self.procs:
             if p.poll() is None:
                 p.terminate()
             p.wait()
+        self.procs = []
         if self.dir is not None:
             self.dir.cleanup()
-        return False
+            self.dir = self.claims = None
 
 
 def help_warm(game, root):

@@ -20,7 +20,9 @@ those updates would cost a large share of the search, so:
   helpers it passes them to, inlined or not, count no references at all.
 
 To check a helper, compile with an empty ``NUMBA_CACHE_DIR`` and count ``NRT_incref`` in its
-own function in ``helper.inspect_llvm()``: it should be none.
+function in ``fc_best_first.inspect_llvm()``, the kernel's code, where the helpers it calls are
+optimised (a helper's own ``inspect_llvm()`` shows it before that pass, ``rules._jit``): it
+should be none.
 """
 from rules._jit import cached_jit
 

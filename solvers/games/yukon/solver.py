@@ -82,8 +82,13 @@ class YukonSolver(Solver):
             engine_moves(start, [int(buf[0])] if class_legal(root, buf) else [])
             never_lost(start, [state.legal_moves()[0].code])
         # the class search's legal moves first: the longest step, which this process starts
-        # while a cold warm-up's helpers take the others (solvers.core.warm)
-        return {**PLUGS["open_class"].warm_steps(), **core_steps("dfs"), "yukon lead": lead}
+        # while a cold warm-up's helpers take the others in order (solvers.core.warm); the
+        # core's kernels next (they call none of the plug's), so that the helper is busy
+        # until this process is done, which then takes the lead's own step (which calls the
+        # class search's legal moves, so it comes last)
+        plug = PLUGS["open_class"].warm_steps()
+        first = next(iter(plug))
+        return {first: plug[first], **core_steps("dfs"), **plug, "yukon lead": lead}
 
     def _stage_steps(self, method, rules):
         """Depth-first, the stages after the lead (:func:`search`): ``probes`` (the pair test

@@ -235,7 +235,9 @@ def test_a_step_that_needs_a_helpers_step_waits_for_it(monkeypatch):
     log = []
 
     class OneHelper:                                  # the helper holds step "b"
-        def __init__(self, solver, names, helpers=None):
+        lingering = False
+
+        def __init__(self, solver, names, helpers=None, ahead=()):
             self.names = names
 
         def __enter__(self):
@@ -269,3 +271,76 @@ def test_the_freecell_driver_callees_compile_as_the_driver_calls_them():
     get_solver("freecell").warmup("fast", "aisleriot", announce=False, helpers=0)
     kernels = [kernel for group in DRIVER_CALLEE_GROUPS for kernel, _ in group]
     assert len(kernels) == 6 and [len(k.signatures) for k in kernels] == [1] * 6
+
+
+def test_helpers_go_on_to_the_steps_ahead_and_a_later_warm_up_waits_for_them(monkeypatch):
+    """A warm-up naming steps ahead (a later stage's) leaves its helpers compiling them; the
+    stage's own warm-up, later, waits for the helper holding each step instead of compiling
+    it, then loads it here (``Solver._compile``)."""
+    from solvers import get_solver
+
+    log, made = [], []
+
+    class Ahead:                                      # the helpers hold every step ahead
+        def __init__(self, solver, names, helpers=None, ahead=()):
+            self.names = list(names) + [n for n in ahead if n not in names]
+            self.held, self.lingering = set(ahead), bool(ahead)
+            made.append(self)
+
+        def covers(self, names):
+            return set(names) <= set(self.names)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def take(self, i):
+            return self.names[i] not in self.held
+
+        def wait(self, i):
+            log.append(f"wait {self.names[i]}")
+            self.lingering = False                    # (its last step done, it ends)
+            return True
+
+    steps = {name: (lambda name=name: log.append(name)) for name in "abcd"}
+    solver = get_solver("clock")
+    monkeypatch.setattr("solvers.core.solver.Helpers", Ahead)
+    monkeypatch.setattr(solver, "_warmed", set())
+    monkeypatch.setattr(solver, "_ahead", None)
+    solver._compile({k: steps[k] for k in "ab"}, announce=False, ahead=["c", "d"])
+    assert log == ["a", "b"] and solver._ahead is made[0]
+    solver._compile({k: steps[k] for k in "cd"}, announce=False)
+    assert len(made) == 1                             # the same helpers, no new ones
+    assert log == ["a", "b", "wait c", "c", "wait d", "d"]
+    assert solver._ahead is None
+
+
+def test_helpers_on_steps_ahead_outlive_the_warm_up_until_closed(tmp_path):
+    """Leaving a warm-up, helpers still working on steps ahead keep running (and are closed at
+    exit); without steps ahead, or after an error, they are stopped at once."""
+    from solvers import get_solver
+    from solvers.core.warm import Claims, Helpers
+
+    def started(ahead):
+        helping = Helpers(get_solver("clock"), ["a"], helpers=0, ahead=ahead)
+        helping.claims = Claims(tmp_path)
+        helping.procs = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])]
+        return helping
+
+    helping = started(["b"])
+    with helping:
+        pass
+    assert helping.lingering and helping.at_exit
+    helping.close()
+    assert not helping.lingering and helping.procs == []
+    helping = started(["b"])
+    with pytest.raises(KeyError):
+        with helping:
+            raise KeyError("a step failed")
+    assert not helping.lingering and helping.procs == []
+    helping = started(())
+    with helping:
+        pass
+    assert not helping.lingering and helping.procs == []
