@@ -8,7 +8,8 @@ the steps in order and compiles a step only after claiming it (a file created ex
 shared directory); a step a helper finished leaves a second file.  When this process runs out
 of steps to claim, it waits for the steps the helpers hold (doing them itself if a helper
 dies), then calls every helper's step too, which loads it from the cache.  A step marked with
-:func:`needs` (one whose kernels call a helper's) first waits for the helper's steps it names.
+:func:`needs` (one whose kernels call another step's) is left to this process, which first waits
+for the helper's steps it names: a helper taking it early would compile those kernels again.
 Nothing changes where no cache can be written, in a helper itself, or where only one core is
 free.
 
@@ -177,7 +178,7 @@ class Helpers:
 
 def help_warm(game, root):
     """A helper: claim and run the steps listed in ``root``'s ``steps.json`` until none is
-    left to claim."""
+    left to claim (but none marked with :func:`needs`)."""
     from solvers.core.registry import get_solver
 
     solver = get_solver(game)
@@ -185,7 +186,7 @@ def help_warm(game, root):
     claims = Claims(root)
     names = json.loads((Path(root) / "steps.json").read_text())
     for i, name in enumerate(names):
-        if name in steps and claims.claim(i):
+        if name in steps and not getattr(steps[name], "needs", ()) and claims.claim(i):
             steps[name]()
             claims.done(i)
 

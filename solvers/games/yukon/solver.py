@@ -24,6 +24,7 @@ from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
 from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
+from solvers.core.warm import needs
 from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_line
 from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
@@ -84,11 +85,11 @@ class YukonSolver(Solver):
         # the class search's legal moves first: the longest step, which this process starts
         # while a cold warm-up's helpers take the others in order (solvers.core.warm); the
         # core's kernels next (they call none of the plug's), so that the helper is busy
-        # until this process is done, which then takes the lead's own step (which calls the
-        # class search's legal moves, so it comes last)
+        # until this process is done; the lead's own step, which calls the class search's
+        # legal moves, last and in this process
         plug = PLUGS["open_class"].warm_steps()
         first = next(iter(plug))
-        return {first: plug[first], **core_steps("dfs"), **plug, "yukon lead": lead}
+        return {first: plug[first], **core_steps("dfs"), **plug, "yukon lead": needs(lead, first)}
 
     def _stage_steps(self, method, rules):
         """Depth-first, the stages after the lead (:func:`search`): ``probes`` (the pair test
