@@ -83,7 +83,7 @@ class Helpers:
     """The helpers of one warm-up of ``solver``'s steps ``names`` (in order, then the steps
     ``ahead``), started by a timer when that warm-up is still running after ``HELP_AFTER``
     seconds.  Use as a context manager around the warm-up; :meth:`take` says whether this
-    process runs step ``i`` of :attr:`names`.  Until the helpers start, the claims are kept
+    process runs step ``i`` of ``names``.  Until the helpers start, the claims are kept
     here; the shared directory is made only then.  Helpers still compiling steps ahead outlive
     the warm-up (:attr:`lingering`; a later warm-up of those steps enters this object again)
     until they end or this process exits."""
