@@ -234,8 +234,11 @@ class Solver:
         helpers start on it ahead): seconds taken.  A command that deals a seed calls it
         first, so that those helpers also compile what dealing needs (:mod:`solvers.core.warm`)."""
         method, rules = self.check_method(method), self.check_rules(rules)
+        steps = self._warm_steps(method, rules)
+        if self._warmed.issuperset(steps):      # the usual case: every solve calls this
+            return 0.0
         ahead = [name for stage in self._stage_steps(method, rules).values() for name in stage]
-        return self._ready(self._warm_steps(method, rules), announce, ahead)
+        return self._ready(steps, announce, ahead)
 
     def _ready(self, steps, announce=None, ahead=()):
         return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce,

@@ -5,12 +5,11 @@ The pair test (:mod:`.pairs`) refutes a start without a search: best-first runs 
 Depth-first (the default) runs the complete open-mode search for ``LEAD_NODES`` (it refutes most
 of those deals at once too), then the pair test, then randomized probes (:func:`_probe`), the
 triple test (:mod:`.triples`) on the start after the first ``EARLY_PROBES`` of them, then the
-pair search (:func:`_pair_search`): the complete search with the pair test inside, for the rest of the limits on one thread, or for a
-slice before it goes on as the plain complete search on several threads; aisleriot mode takes
-the open-mode verdict when it carries over and searches again in aisleriot mode only when it
-does not.  Why this order,
-and why an open-mode answer decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search
-schedule".
+pair search (:func:`_pair_search`): the complete search with the pair test inside, for the rest
+of the limits on one thread, or for a slice before it goes on as the plain complete search on
+several threads; aisleriot mode takes the open-mode verdict when it carries over and searches
+again in aisleriot mode only when it does not.  Why this order, and why an open-mode answer
+decides aisleriot mode: docs/yukon.md, "Rule modes" and "Search schedule".
 """
 import time
 
