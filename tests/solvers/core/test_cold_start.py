@@ -344,3 +344,28 @@ def test_helpers_on_steps_ahead_outlive_the_warm_up_until_closed(tmp_path):
     with helping:
         pass
     assert not helping.lingering and helping.procs == []
+
+
+_CALLEES = """
+import json
+from solvers import get_solver
+solver = get_solver("yukon")
+steps = solver._steps(None, None)
+declared = {name: step.callee for name, step in steps.items() if hasattr(step, "callee")}
+for name, step in steps.items():           # each callee, then each kernel that needs them
+    if name in declared or set(getattr(step, "needs", ())) & set(declared):
+        step()
+print(json.dumps({name: [str(sig) for sig in kernel.overloads] + [str(argtypes)]
+                  for name, (kernel, argtypes) in declared.items()}))
+"""
+
+
+def test_the_declared_callee_types_are_the_callers(tmp_path):
+    """A callee compiled ahead of its caller (solvers.core.search.with_callees) with the types
+    the caller passes: the caller's compile then finds it and compiles no second version."""
+    done = _python(_CALLEES, {"NUMBA_CACHE_DIR": str(tmp_path), "AISLE_WARM_HELPER": "1"})
+    assert done.returncode == 0, done.stderr
+    compiled = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(compiled) >= 5
+    for name, sigs in compiled.items():
+        assert sigs[:-1] == [sigs[-1]], name       # one version, of the declared types
