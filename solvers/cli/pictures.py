@@ -35,7 +35,7 @@ def register(subparsers):
                         help="moves to play: one per line, or the JSON 'aisle solve --format json' writes")
     source.add_argument("--solve", action="store_true", help="solve the deal first and replay the solution")
     source.add_argument("--player", metavar="NAME",
-                        help="let an auto-player play the deal: greedy, pimc, study or thoughtful (peeks)")
+                        help="let an auto-player play the deal: greedy, pimc, study, quick or thoughtful (peeks)")
     p.add_argument("--player-seed", type=int, default=0, help="seed of the auto-player's choices")
     p.add_argument("--timeout", type=positive(float, "a positive number of seconds"), default=60.0,
                    help="seconds for --solve")

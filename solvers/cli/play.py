@@ -1,6 +1,6 @@
 """``aisle play``: a whole game played by an auto-player, Clock's forced game, or random moves.
 
-``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|study|thoughtful] ...``
+``aisle play GAME (SEED | --layout TEXT | --file FILE) [--player greedy|pimc|study|quick|thoughtful] ...``
 prints the moves on stdout, one per line (``--show``: each followed by its words in parentheses,
 ``drag 4 1 0  (A♣ home)``, and the position after it, as the player sees it), and one summary
 line on stderr.  Exit 0 when the game was won, 3 when it was lost or stuck, 2 on

@@ -94,7 +94,8 @@ class Solver:
     BATCH_SIZE = 4            # deals per win-rate batch (and per store transaction)
 
     def __init__(self):
-        self._warmed = set()      # names of the warm-up steps done in this process
+        self._warmed = set()      # names of the warm-up steps done in this process, and
+        #                           (method, rules) pairs whose warm_start is done
         self._ahead = None        # helpers still compiling later stages' steps (_compile)
 
     @property
@@ -234,11 +235,13 @@ class Solver:
         helpers start on it ahead): seconds taken.  A command that deals a seed calls it
         first, so that those helpers also compile what dealing needs (:mod:`solvers.core.warm`)."""
         method, rules = self.check_method(method), self.check_rules(rules)
-        steps = self._warm_steps(method, rules)
-        if self._warmed.issuperset(steps):      # the usual case: every solve calls this
+        if (method, rules) in self._warmed:       # the usual case: every solve calls this
             return 0.0
+        steps = self._warm_steps(method, rules)
         ahead = [name for stage in self._stage_steps(method, rules).values() for name in stage]
-        return self._ready(steps, announce, ahead)
+        seconds = self._ready(steps, announce, ahead)
+        self._warmed.add((method, rules))
+        return seconds
 
     def _ready(self, steps, announce=None, ahead=()):
         return self._compile({k: v for k, v in steps.items() if k not in self._warmed}, announce,

@@ -12,6 +12,8 @@ Players (docs/players.md):
 * ``greedy`` -- one ply with a heuristic of visible things (:mod:`.greedy`);
 * ``pimc`` -- the default: sampled worlds solved by the thoughtful solver (:mod:`.pimc`);
 * ``study`` -- a cheaper pimc that keeps to its plans, for studies over many seeds (:mod:`.study`);
+* ``quick`` -- pimc's settings, its plans kept and no extra worlds for moves that agree on
+  every world: pimc's strength in a fraction of its time (:mod:`.quick`);
 * ``thoughtful`` -- plays the solver's line; it PEEKS at hidden cards, so it is the upper bound,
   and it takes the true State through ``choose_peeking`` (:mod:`.thoughtful`).
 
@@ -23,10 +25,12 @@ from rules.registry import get_game
 from solvers.players.greedy import GreedyPlayer
 from solvers.players.pimc import PimcPlayer
 from solvers.players.play import DEFAULT_MAX_MOVES, GameRecord, play_game
+from solvers.players.quick import QuickPlayer
 from solvers.players.study import StudyPlayer
 from solvers.players.thoughtful import ThoughtfulPlayer
 
-PLAYERS = {cls.name: cls for cls in (GreedyPlayer, PimcPlayer, StudyPlayer, ThoughtfulPlayer)}
+PLAYERS = {cls.name: cls for cls in (GreedyPlayer, PimcPlayer, StudyPlayer, QuickPlayer,
+                                     ThoughtfulPlayer)}
 PLAYER_NAMES = tuple(PLAYERS)
 DEFAULT_PLAYER = "pimc"
 

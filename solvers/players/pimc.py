@@ -51,6 +51,10 @@ class PimcPlayer(Player):
     # each sampled world is kept while the decision lasts (up to 1 + extend rounds of samples)
     PARAM_MAX = {"samples": MAX_SAMPLES, "extend": MAX_EXTEND, "budget": MAX_BUDGET}
 
+    #: whether two close candidates that have won exactly the same worlds are extended too
+    #: (``quick`` stops there: more worlds cannot tell such moves apart unless they differ)
+    EXTEND_AGREEING = True
+
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
         self.last_wins = {}        # move -> worlds it won in, at the last decision (for analysis)
@@ -79,7 +83,8 @@ class PimcPlayer(Player):
         """The :class:`_Tally` over the sampled worlds, its candidates tried."""
         from solvers.core.registry import get_solver
 
-        tally = _Tally(get_solver(observation.game), ranked, self.params["budget"])
+        tally = _Tally(get_solver(observation.game), ranked, self.params["budget"],
+                       self.EXTEND_AGREEING)
         samples = self.params["samples"]
         if observation.world_count() <= samples:
             worlds = observation.all_worlds()
@@ -110,8 +115,9 @@ class _Tally:
     counting choices that only its hidden cards justify.
     """
 
-    def __init__(self, solver, ranked, budget):
+    def __init__(self, solver, ranked, budget, extend_agreeing=True):
         self.solver, self.ranked, self.budget = solver, ranked, budget
+        self.extend_agreeing = extend_agreeing
         self.wins = {}              # plan -> worlds it was found to win
         self.plan_leads = {}        # plan -> worlds whose solution it begins
         self.move_leads = {}        # first move -> worlds whose solution starts with it
@@ -166,14 +172,25 @@ class _Tally:
                    default=(move,))
 
     def close(self):
-        """The two best candidate moves are near enough that more worlds could swap them."""
-        values = sorted({p[0]: self.value(p[0]) for p in self.candidates}.values(), reverse=True)
+        """The two best candidate moves are near enough that more worlds could swap them (and,
+        unless ``extend_agreeing``, a move that near the best has not won exactly its worlds)."""
+        values = {p[0]: self.value(p[0]) for p in self.candidates}
         if len(values) < 2:
             return False
-        best, second = values[:2]
+        order = sorted(values, key=lambda m: -values[m])
+        best, second = values[order[0]], values[order[1]]
         if second == best == self.n_worlds:
             return False
-        return best - second <= max(1, CLOSE_SHARE * self.n_worlds)
+        margin = max(1, CLOSE_SHARE * self.n_worlds)
+        if best - second > margin:
+            return False
+        return self.extend_agreeing or any(
+            self._differ(order[0], m) for m in order[1:] if best - values[m] <= margin)
+
+    def _differ(self, move, other):
+        """Some solved world is won by a plan of one of the two moves and by none of the other."""
+        return any(any(p[0] == move for p in won) != any(p[0] == other for p in won)
+                   for _, won, _ in self.solved)
 
 
 def plan_of(world, moves):

@@ -14,12 +14,13 @@ FAST_PIMC = {"samples": 4, "budget": 300, "checks": 2, "extend": 1}
 
 def no_peek_players(seed):
     return [get_player("greedy", seed=seed), get_player("pimc", seed=seed, **FAST_PIMC),
-            get_player("study", seed=seed, **FAST_PIMC)]
+            get_player("study", seed=seed, **FAST_PIMC), get_player("quick", seed=seed, **FAST_PIMC)]
 
 
 def test_names_and_defaults():
-    assert set(PLAYER_NAMES) == {"greedy", "pimc", "study", "thoughtful"}
+    assert set(PLAYER_NAMES) == {"greedy", "pimc", "study", "quick", "thoughtful"}
     assert get_player("study").params == {"samples": 5, "budget": 1000, "checks": 3, "extend": 1}
+    assert get_player("quick").params == get_player("pimc").params
     assert default_player("yukon") == "pimc" and default_player("freecell") == "thoughtful"
     pimc = get_player("pimc")
     assert pimc.params == {"samples": 10, "budget": 2000, "checks": 3, "extend": 3}
@@ -59,7 +60,8 @@ def test_players_take_observations_not_states():
 def test_same_seed_same_observation_same_move(game):
     obs = get_game(game).deal(3).observation()
     for make in (lambda s: get_player("greedy", seed=s), lambda s: get_player("pimc", seed=s, **FAST_PIMC),
-                 lambda s: get_player("study", seed=s, **FAST_PIMC)):
+                 lambda s: get_player("study", seed=s, **FAST_PIMC),
+                 lambda s: get_player("quick", seed=s, **FAST_PIMC)):
         first, again = make(5), make(5)
         choice = first.choose(obs)
         assert again.choose(obs) == choice and first.choose(obs) == choice
@@ -99,6 +101,7 @@ def test_choose_without_moves_raises():
     ("yukon", 1, "pimc", {}),
     ("ten-across", 9, "pimc", {}),
     ("yukon", 1, "study", {}),
+    ("yukon", 1, "quick", {}),
     ("yukon", 2, "thoughtful", {}),
     ("ten-across", 1, "thoughtful", {}),
 ])
@@ -167,3 +170,26 @@ def test_study_keeps_to_its_plan_while_it_sees_what_it_foresaw(monkeypatch):
     player.new_game()                 # no plan: it decides (here, the patched tally fails)
     with pytest.raises(BaseException, match="sampled"):
         player.choose(state.observation())
+
+
+def test_quick_deals_more_worlds_only_for_moves_that_won_different_worlds():
+    """pimc's extension rule extends two close moves; quick's also wants a world that one of
+    them won and the other did not."""
+    from rules.moves import Move
+    from solvers.players.pimc import _Tally
+
+    a, b = Move.parse("drag 1 1 0"), Move.parse("drag 2 1 0")
+    tally = {}
+    for extend_agreeing in (True, False):
+        t = _Tally(None, [a, b], 100, extend_agreeing)
+        t.candidates, t.n_worlds = [(a,), (b,)], 10
+        t.wins = {(a,): 7, (b,): 7}
+        t.solved = [(None, {(a,), (b,)}, set())] * 7 + [(None, set(), set())] * 3
+        tally[extend_agreeing] = t
+    assert tally[True].close() and not tally[False].close()      # the same 7 worlds
+    for t in tally.values():                                       # one world apart
+        t.solved[0] = (None, {(a,)}, set())
+        t.solved[7] = (None, {(b,)}, set())
+        assert t.close()
+        t.wins = {(a,): 10, (b,): 2}                               # far apart: no more worlds
+        assert not t.close()
