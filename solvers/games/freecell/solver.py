@@ -13,8 +13,7 @@ from numba import types as nt
 from rules.game import State
 from rules.moves import DRAG, Move
 from rules.registry import get_game, get_referee
-from solvers.core.search import core_steps
-from solvers.core.warm import needs
+from solvers.core.search import core_steps, with_callees
 from solvers.core.solver import Solver, check_limits, empty_columns
 from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
 from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
@@ -113,31 +112,20 @@ class FreecellSolver(Solver):
 
 _I, _I8, _I16, _I32, _I64 = nt.int64, nt.int8[::1], nt.int16[::1], nt.int32[::1], nt.int64[::1]
 _U64, _U64_2D, _I64_2D = nt.uint64[::1], nt.uint64[:, ::1], nt.int64[:, ::1]
-# two groups of the kernels the fused driver calls, with the signatures of its calls (a test
-# holds them to it), compiled ahead of it by _driver_steps
-DRIVER_CALLEE_GROUPS = (
-    ((moves.apply_child, (_I8, nt.int32, nt.boolean)),
-     (moves.legal_masked, (_I8, _I32, _I64, nt.boolean))),
-    ((fused._start, (_I16, _U64, _I64, nt.int8[:, ::1], _I64, _I64, nt.UniTuple(_I, 4))),
-     (fused._shares_after_home, (_I8, _I, _I, _I, _I64, _I64, _I64)),
-     (fused._drop, (_I8, _I, _I, _I, _I, _I64, _U64_2D, _I64_2D)),
-     (fused._lift, (_I8, _I, _I, _I, _I64, _U64_2D, _I64_2D))))
+# the kernels the fused driver calls, with the types of its calls: a cold warm-up compiles
+# them on several cores ahead of it (solvers.core.search.with_callees)
+DRIVER_CALLEES = (
+    (moves.apply_child, _I8, nt.int32, nt.boolean),
+    (moves.legal_masked, _I8, _I32, _I64, nt.boolean),
+    (fused._start, _I16, _U64, _I64, nt.int8[:, ::1], _I64, _I64, nt.UniTuple(_I, 4)),
+    (fused._shares_after_home, _I8, _I, _I, _I, _I64, _I64, _I64),
+    (fused._drop, _I8, _I, _I, _I, _I, _I64, _U64_2D, _I64_2D),
+    (fused._lift, _I8, _I, _I, _I, _I64, _U64_2D, _I64_2D))
 
 
 def _driver_steps():
-    """The fused driver in three steps: the two groups of ``DRIVER_CALLEE_GROUPS``, which a
-    cold warm-up compiles side by side (this process the first, a helper the second:
-    :mod:`solvers.core.warm`), then the driver, which waits for the second and loads both from
-    the cache."""
-    def compile_all(kernels):
-        def step():
-            for kernel, signature in kernels:
-                kernel.compile(signature)
-        return step
-    first, second = DRIVER_CALLEE_GROUPS
-    return {"freecell driver callees (1)": compile_all(first),
-            "freecell driver callees (2)": compile_all(second),
-            "freecell driver": needs(_driver, "freecell driver callees (2)")}
+    """The fused driver, the longest kernel to compile, after the kernels it calls."""
+    return with_callees({"freecell driver": _driver}, "freecell driver", *DRIVER_CALLEES)
 
 
 def _driver():
