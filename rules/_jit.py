@@ -186,7 +186,7 @@ def compile_callee(dispatcher, *argtypes):
     or load it from the cache.  A warm-up step made of this puts a big callee in the disk cache
     ahead of its callers, so that another process compiling a caller loads it instead of
     compiling it: the callee trees of a game's largest kernels compile on several cores
-    (:func:`solvers.core.warm.callee_steps`)."""
+    (:func:`solvers.core.search.with_callees`)."""
     with _COMPILES.nested(), typeinfer.register_dispatcher(dispatcher):
         dispatcher.compile(tuple(argtypes))
 
