@@ -20,7 +20,6 @@ import os
 import sys
 import tempfile
 import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from numba import config, njit
@@ -136,18 +135,6 @@ class _CompileDepth(event.Listener):
     def on_end(self, ev):
         self._local.depth = self.depth - 1
 
-    @contextmanager
-    def nested(self):
-        """Count one compile more while the block runs: a compile in it is a callee's."""
-        self._local.depth = self.depth + 1
-        try:
-            yield
-        finally:
-            self._local.depth = self.depth - 1
-
-
-_COMPILES = _CompileDepth()
-
 
 def _optimize_callers_only():
     """Skip LLVM's whole-module optimisation of a kernel compiled as a callee of another.
@@ -165,7 +152,7 @@ def _optimize_callers_only():
     optimize = getattr(library_class, "_optimize_final_module", None)
     if optimize is None or getattr(optimize, "callers_only", False):
         return
-    compiles = _COMPILES
+    compiles = _CompileDepth()
     event.register("numba:compile", compiles)
 
     def optimize_callers_only(library):
@@ -178,17 +165,6 @@ def _optimize_callers_only():
 
 
 _optimize_callers_only()
-
-
-def compile_callee(dispatcher, *argtypes):
-    """Compile ``dispatcher`` for the plain Numba types ``argtypes`` as a caller's compile
-    would compile it (LLVM's whole-module pass left to the caller: :func:`_optimize_callers_only`),
-    or load it from the cache.  A warm-up step made of this puts a big callee in the disk cache
-    ahead of its callers, so that another process compiling a caller loads it instead of
-    compiling it: the callee trees of a game's largest kernels compile on several cores
-    (:func:`solvers.core.search.with_callees`)."""
-    with _COMPILES.nested(), typeinfer.register_dispatcher(dispatcher):
-        dispatcher.compile(tuple(argtypes))
 
 
 def compile_declared(dispatcher):

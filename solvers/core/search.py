@@ -40,7 +40,7 @@ from numba.extending import intrinsic, typeof_impl
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
-from rules._jit import cached_jit, compile_callee, compile_declared, jit
+from rules._jit import cached_jit, compile_declared, jit
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from solvers.core.warm import needs
 from solvers.core.table import (MAX_LOAD, _slot, fix_h1, heap_pop, heap_push, new_table, rehash,
@@ -156,12 +156,11 @@ def core_steps(method):
 
 def with_callees(steps, name, *calls):
     """Warm-up ``steps`` with the big callees of step ``name``'s kernel first, each
-    ``(kernel, *argtypes)`` with the plain Numba types that kernel passes it: compiled alone into
-    the disk cache (:func:`rules._jit.compile_callee`), so that a cold warm-up's processes share
-    them out and step ``name``, marked to need them (:func:`solvers.core.warm.needs`), loads
-    them instead of compiling its whole call tree on one core.  A type that is not the caller's
-    costs a second compile, never a wrong result (``tests/solvers/core/test_cold_start.py``
-    checks the declared ones)."""
+    ``(kernel, *argtypes)`` with the plain Numba types that kernel passes it, compiled for them
+    into the disk cache: a cold warm-up's processes share them out, and step ``name``, marked to
+    need them (:func:`solvers.core.warm.needs`), loads them instead of compiling its whole call
+    tree on one core.  A type that is not the caller's costs a second compile, never a wrong
+    result (``tests/solvers/core/test_cold_start.py`` checks the declared ones)."""
     parts = {f"{_name(kernel)} as callee": _callee_step(kernel, argtypes)
              for kernel, *argtypes in calls}
     step = steps[name]
@@ -180,7 +179,7 @@ def with_callees(steps, name, *calls):
 
 def _callee_step(kernel, argtypes):
     def step():
-        compile_callee(kernel, *argtypes)
+        kernel.compile(tuple(argtypes))
     step.callee = kernel, tuple(argtypes)
     return step
 

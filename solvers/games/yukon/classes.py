@@ -675,18 +675,3 @@ def expand_line(start, codes, out):
             return -1 - i
         n += k
     return n
-
-
-# class_legal's big callees, with the types it passes them: a cold warm-up compiles them on
-# several cores ahead of it (solvers.core.search.with_callees)
-_I = types.int64
-CLASS_LEGAL_CALLEES = (
-    (legal, types.int16[::1], types.int32[::1], _I),
-    (refresh, types.int16[::1]),
-    (_stash_key, types.int16[::1], types.int16[::1], types.int32),
-    (store_class_terms, types.int16[::1]),
-    (apply, types.int16[::1], types.int32),
-    (_new_moves, types.int16[::1], _I, _I, _I, types.uint64, types.int32[::1], _I,
-     types.int16[:, ::1], types.int64[::1], _I, _I),
-    (_components, types.int16[::1], types.int64[::1], _I, types.int64[::1]),
-)

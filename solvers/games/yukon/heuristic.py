@@ -6,7 +6,7 @@ pair search's memo refutes, :mod:`.pair_memo`); with a salt in the solver state 
 probe) it adds a tie-breaking noise term.  Rationale of the weights and of the probes: docs/yukon.md.
 """
 import numpy as np
-from numba import carray, types
+from numba import carray
 
 from rules._jit import jit
 from rules.yukon import CAP, DOWN, HEIGHT, N_PILES, TAB
@@ -152,8 +152,3 @@ def _noise(state, salt):
         mix = mix * np.uint64(0x9E3779B97F4A7C15) + np.uint64(word)
     return np.int64(splitmix64(mix ^ (np.uint64(salt) * np.uint64(0xD1B54A32D192ED03)))
                     >> np.uint64(40)) % noise_amp(salt)
-
-
-# heuristic's big callees, with the types it passes them: a cold warm-up compiles them on
-# several cores ahead of it (solvers.core.search.with_callees)
-HEURISTIC_CALLEES = ((dead_end, types.int16[::1]), (score, types.int16[::1]))

@@ -21,12 +21,10 @@ from rules.yukon import ONGOING, STATE_SIZE
 from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
-from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached, with_callees
+from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
 from solvers.core.warm import needs
-from solvers.games.yukon.classes import (CLASS_LEGAL_CALLEES, CLASS_MAX_MOVES, K_MAX, class_legal,
-                                         expand_line)
-from solvers.games.yukon.heuristic import HEURISTIC_CALLEES
+from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_line
 from solvers.games.yukon.hashing import store_all_terms
 from solvers.games.yukon.pair_memo import attach, new_memo
 from solvers.games.yukon.pairs import pair_dead_end
@@ -72,11 +70,10 @@ class YukonSolver(Solver):
         the pair test and its plug.  The rest waits for :meth:`_stage_steps`."""
         limits = Limits(50, None, DEFAULT_MEMORY_MB)
         if method != "dfs":
-            return _heuristic_parts({
-                "yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
-                **PLUGS[rules].warm_steps(), **core_steps("best-first"),
-                f"yukon {method} {rules}": lambda: search(self.start_state(1).array, method, rules,
-                                                          limits)})
+            return {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
+                    **PLUGS[rules].warm_steps(), **core_steps("best-first"),
+                    f"yukon {method} {rules}": lambda: search(self.start_state(1).array,
+                                                              method, rules, limits)}
 
         def lead():
             state = self.start_state(1)
@@ -84,14 +81,14 @@ class YukonSolver(Solver):
             root, buf = solver_root(start), np.empty(CLASS_MAX_MOVES, dtype=np.int32)
             engine_moves(start, [int(buf[0])] if class_legal(root, buf) else [])
             never_lost(start, [state.legal_moves()[0].code])
-        # the class search's legal moves first, their big callees before them: the longest
-        # step, split so that a cold warm-up's processes share it (solvers.core.warm); the
-        # core's kernels next; the lead's own step, which calls the class search's legal moves,
-        # last and in this process
+        # the class search's legal moves first: the longest step, which this process starts
+        # while a cold warm-up's helpers take the others in order (solvers.core.warm); the
+        # core's kernels next (they call none of the plug's), so that the helper is busy
+        # until this process is done; the lead's own step, which calls the class search's
+        # legal moves, last and in this process
         plug = PLUGS["open_class"].warm_steps()
         first = next(iter(plug))
-        steps = {first: plug[first], **core_steps("dfs"), **plug, "yukon lead": needs(lead, first)}
-        return _heuristic_parts(with_callees(steps, first, *CLASS_LEGAL_CALLEES))
+        return {first: plug[first], **core_steps("dfs"), **plug, "yukon lead": needs(lead, first)}
 
     def _stage_steps(self, method, rules):
         """Depth-first, the stages after the lead (:func:`search`): ``probes`` (the pair test
@@ -119,12 +116,6 @@ class YukonSolver(Solver):
         if rules == "aisleriot":
             stages["aisleriot"] = PLUGS["aisleriot"].warm_steps()
         return stages
-
-
-def _heuristic_parts(steps):
-    """Warm-up ``steps`` with the heuristic's big callees before it (:func:`with_callees`)."""
-    name = next(name for name in steps if name.endswith(".heuristic.heuristic"))
-    return with_callees(steps, name, *HEURISTIC_CALLEES)
 
 
 def solver_root(array):
