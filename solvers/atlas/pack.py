@@ -68,14 +68,17 @@ def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, ou
 
 def _merge(store, runs, first, count):
     """Per-seed columns over ``first .. first+count-1`` from every run: the deciding run's row,
-    else the last unknown row; the limits of each run; the search seconds of all rows."""
+    else the last unknown row; the limits of each run with rows there; the search seconds of all
+    rows."""
     merged = {"verdict": np.full(count, -1, np.int8), "length": np.full(count, -1, np.int64),
               "nodes": np.full(count, -1, np.int64), "seconds": np.zeros(count)}
     limits, seconds = [], 0.0
     for run in sorted(runs, key=lambda r: (r.get("timeout") or 0, r["run_id"])):
-        limits.append(limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else ""))
         c = store.arrays(run["run_id"])
         keep = (c["seed"] >= first) & (c["seed"] < first + count)
+        if not keep.any():
+            continue                        # a run begun but with nothing stored in the range
+        limits.append(limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else ""))
         seconds += float(c["seconds"][keep].sum())
         i = c["seed"][keep] - first
         v = c["verdict"][keep]

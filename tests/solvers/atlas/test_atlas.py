@@ -97,6 +97,19 @@ def test_pack_refuses_gaps_clashes_and_contradictions(yukon_store, tmp_path):
         pack("yukon", "1-5", db=clash, out=str(tmp_path / "x.atlas"))
 
 
+def test_the_limits_named_are_those_of_runs_with_verdicts_in_the_range(tmp_path):
+    """A run begun (its settings stored) but with nothing stored yet, e.g. a longer retry just
+    started, is not named among the limits the atlas was built with."""
+    db = str(tmp_path / "one.sqlite")
+    build("yukon", "1-5", timeout=20, db=db, jobs=1)
+    with ResultsStore(db) as store:
+        settings = {**store.runs()[0], "timeout": 300.0}
+        settings.pop("run_id"), settings.pop("created")
+        store.run_id(settings)                       # registered, no rows
+    _, atlas = pack("yukon", "1-5", db=db, out=str(tmp_path / "y.atlas"))
+    assert atlas.header["build"]["limits"] == ["timeout=20s"]
+
+
 @pytest.mark.parametrize("damage", ["payload", "header", "magic", "truncate"])
 def test_a_damaged_file_is_refused(yukon_store, tmp_path, damage):
     db, _, _ = yukon_store
