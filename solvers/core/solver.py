@@ -155,23 +155,27 @@ class Solver:
 
     # ---- public verbs ----------------------------------------------------------------------
     def solve(self, state, *, method=None, rules="aisleriot", max_nodes=None, timeout=None,
-              max_memory_mb=None, progress=None, threads=1):
+              max_memory_mb=None, progress=None, threads=1, moves=True):
         """Solve one position: a :class:`solvers.core.result.SolveResult`.  ``state`` is a State
         of this game, a seed (the game's default numbering), layout text or a state array.
         A limit gives ``"unknown"``, never ``"unsolvable"``.  ``progress(nodes, seconds)``,
         if given, is called as the search goes (:func:`solvers.core.search.reporting`).
         ``threads`` > 1 lets a long depth-first search use that many cores
         (:mod:`solvers.core.split_dfs`: Yukon, Ten Across and Zebra; Freecell and Clock search on
-        one); verdicts are the same, node counts and solutions vary between runs."""
+        one); verdicts are the same, node counts and solutions vary between runs.
+        ``moves=False`` leaves a solution's moves out (``moves`` empty, ``atomic_length`` 0):
+        for callers that need the verdict only, such as a player's many small solves."""
         method, rules = self.check_method(method), self.check_rules(rules)
         limits = check_limits(max_nodes, timeout, max_memory_mb, threads)
         if progress is not None and not callable(progress):
             raise InvalidOptionError(f"progress must be a callable, not {progress!r:.80}")
+        if not isinstance(moves, bool):
+            raise InvalidOptionError(f"moves must be True or False, not {moves!r:.80}")
         compiled = self.warm_start(method, rules)   # first: dealing may compile a kernel too
         start = self.start_state(state)
         with reporting(progress), compiling() as late:
             found, staged = self._staged_search(start, method, rules, limits)
-        result = self._finish(found, start, method, rules)
+        result = self._finish(found, start, method, rules, moves)
         # kernels the warm-up did not reach compiled in the search's time: moved out of it
         late = max(0.0, (late.duration if late.done else 0.0) - staged.compile_seconds)
         result.compile_seconds = compiled + staged.seconds + late
@@ -362,21 +366,21 @@ class Solver:
                        "memory?); nothing is returned")
         return out
 
-    def _finish(self, result, start, method, rules):
-        """Fill in what every result carries: method, rule mode, start, the referee, and the
-        moves as Move objects (a search gives codes; a batch may give Moves already) with their
-        atomic length."""
+    def _finish(self, result, start, method, rules, moves=True):
+        """Fill in what every result carries: method, rule mode, start, the referee, and (unless
+        ``moves`` is False) the moves as Move objects (a search gives codes; a batch may give
+        Moves already) with their atomic length."""
         result.method = method
         result.rules = rules
         result.start = start
         result._verifier = self.verify
-        if result.verdict == SOLVED:
+        if result.verdict == SOLVED and moves:
             if result.moves and not isinstance(result.moves[0], Move):   # codes from a search
                 result.moves = [Move.from_code(int(m)) for m in result.moves]
             if not result.atomic_length:
                 result.atomic_length = self.atomic_length(start, result.moves)
         else:
-            result.moves = []
+            result.moves, result.atomic_length = [], 0
         return result
 
     def atomic_length(self, start, moves):

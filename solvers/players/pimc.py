@@ -215,4 +215,4 @@ def wins_after(solver, world, plan, budget):
         return True
     if child.outcome != Outcome.ONGOING:
         return False
-    return solver.solve(child, max_nodes=budget).verdict == SOLVED
+    return solver.solve(child, max_nodes=budget, moves=False).verdict == SOLVED

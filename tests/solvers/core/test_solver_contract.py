@@ -43,6 +43,13 @@ def test_solve_results_replay_with_the_referee(solver):
             assert result.moves == []
 
 
+def test_a_verdict_only_solve_is_the_same_search_without_its_moves(solver):
+    for seed in SEEDS[solver.GAME]:
+        full, bare = solver.solve(seed), solver.solve(seed, moves=False)
+        assert (bare.verdict, bare.nodes_expanded) == (full.verdict, full.nodes_expanded)
+        assert bare.moves == [] and bare.atomic_length == 0
+
+
 def test_every_form_of_a_position_gives_the_same_answer(solver):
     game = solver.game
     seed = SEEDS[solver.GAME][0]
@@ -87,6 +94,7 @@ def test_solve_columns_agree_with_solve(solver):
     ({"timeout": float("nan")}, "nan"),
     ({"max_memory_mb": 0}, "0"),
     ({"progress": 3}, "3"),
+    ({"moves": "no"}, "'no'"),
 ])
 def test_bad_arguments_raise_aisle_errors_quoting_the_value(solver, kwargs, fragment):
     with pytest.raises(InvalidOptionError) as info:
