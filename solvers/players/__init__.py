@@ -12,8 +12,8 @@ Players (docs/players.md):
 * ``greedy`` -- one ply with a heuristic of visible things (:mod:`.greedy`);
 * ``pimc`` -- the default: sampled worlds solved by the thoughtful solver (:mod:`.pimc`);
 * ``study`` -- a cheaper pimc that keeps to its plans, for studies over many seeds (:mod:`.study`);
-* ``quick`` -- pimc with its plans kept, no extra worlds for moves that agree on every world
-  and smaller budgets: pimc's strength in a small part of its time (:mod:`.quick`);
+* ``quick`` -- pimc's settings, its plans kept and no extra worlds for moves that agree on
+  every world: pimc's strength in a fraction of its time (:mod:`.quick`);
 * ``thoughtful`` -- plays the solver's line; it PEEKS at hidden cards, so it is the upper bound,
   and it takes the true State through ``choose_peeking`` (:mod:`.thoughtful`).
 

@@ -20,7 +20,7 @@ def no_peek_players(seed):
 def test_names_and_defaults():
     assert set(PLAYER_NAMES) == {"greedy", "pimc", "study", "quick", "thoughtful"}
     assert get_player("study").params == {"samples": 5, "budget": 1000, "checks": 3, "extend": 1}
-    assert get_player("quick").params == {"samples": 10, "budget": 2000, "checks": 3, "extend": 1}
+    assert get_player("quick").params == get_player("pimc").params
     assert default_player("yukon") == "pimc" and default_player("freecell") == "thoughtful"
     pimc = get_player("pimc")
     assert pimc.params == {"samples": 10, "budget": 2000, "checks": 3, "extend": 3}
