@@ -2,7 +2,7 @@
 
     python benchmarks/players.py [--games yukon,ten-across,zebra] [--seeds 1-1000]
         [--pimc-seeds 1-300] [--players thoughtful,greedy,pimc,study] [--samples K] [--budget N]
-        [--option NAME=VALUE] [--jobs N] [--json PATH]
+        [--param PLAYER:NAME=VALUE] [--option NAME=VALUE] [--jobs N] [--json PATH]
 
 For each game and player: games won with a 95% Wilson interval, the median (and p90) seconds per
 game on one core, for the no-peek players the share of the thoughtfully winnable deals (among
@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from rules import get_game  # noqa: E402
+from rules import AisleError, get_game  # noqa: E402
 from solvers.cli.common import parse_options  # noqa: E402
 from solvers.players import get_player, play_game  # noqa: E402
 from solvers.studies.seeds import parse_seeds  # noqa: E402
@@ -152,6 +152,30 @@ def table(summary):
     return "\n".join(lines)
 
 
+def player_params(ap, players, args):
+    """Each listed player's parameters from ``--param PLAYER:NAME=VALUE`` (and pimc's from
+    ``--samples``/``--budget``), checked by making the player: bad input stops the run (exit 2)
+    before any game is played."""
+    params = {name: {} for name in players}
+    params.setdefault("pimc", {}).update(
+        {k: v for k, v in (("samples", args.samples), ("budget", args.budget)) if v})
+    for item in args.param:
+        who, _, rest = item.partition(":")
+        key, eq, value = rest.partition("=")
+        if who not in players or not eq or not key:
+            ap.error(f"--param {item!r}: expected PLAYER:NAME=VALUE for a player of --players")
+        try:
+            params[who][key] = int(value)
+        except ValueError:
+            ap.error(f"--param {item!r}: {value!r} is not a whole number")
+    for name in players:
+        try:
+            get_player(name, **params[name])     # unknown names and values fail here
+        except AisleError as err:
+            ap.error(str(err))
+    return params
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
@@ -162,6 +186,9 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=None, help="pimc budget (default: its own)")
     ap.add_argument("--option", action="append", metavar="NAME=VALUE", default=[],
                     help="game option for every game listed, e.g. spots=off for ten-across")
+    ap.add_argument("--param", action="append", metavar="PLAYER:NAME=VALUE", default=[],
+                    help="a player's parameter, e.g. quick:extend=1 (--samples and --budget "
+                         "set pimc's)")
     ap.add_argument("--jobs", type=int, default=1, help="processes (each game on one core)")
     ap.add_argument("--json", default="players.json", help="where to write the results")
     args = ap.parse_args(argv)
@@ -170,17 +197,14 @@ def main(argv=None):
     for game in games:
         get_game(game).resolve_options(options)     # an unknown option fails before any game
     players = [p for p in args.players.split(",") if p]
-    for name in players:
-        get_player(name)                    # unknown names fail before any game is played
+    params = player_params(ap, players, args)
     seeds = parse_seeds(args.seeds)
     pimc_seeds = parse_seeds(args.pimc_seeds) if args.pimc_seeds else seeds
-    pimc_params = {k: v for k, v in (("samples", args.samples), ("budget", args.budget)) if v}
     tasks = []
     for game in games:
         for name in players:
             for seed in (pimc_seeds if name == "pimc" else seeds):
-                tasks.append((game, options, name, pimc_params if name == "pimc" else {},
-                              int(seed)))
+                tasks.append((game, options, name, params[name], int(seed)))
     t0 = time.perf_counter()
     rows = run(tasks, args.jobs, games)
     wall = time.perf_counter() - t0
@@ -193,7 +217,9 @@ def main(argv=None):
         print(item["text"])
     print(f"{len(rows)} games in {wall:.1f} s wall with {args.jobs} job(s); {machine.header()}")
     meta = {"seeds": args.seeds, "pimc_seeds": args.pimc_seeds or args.seeds, "options": options,
-            "pimc_params": get_player("pimc", **pimc_params).params, "jobs": args.jobs,
+            "pimc_params": get_player("pimc", **params.get("pimc", {})).params,
+            "params": {name: get_player(name, **params[name]).params for name in players},
+            "jobs": args.jobs,
             "wall_seconds": round(wall, 1), **machine.describe()}
     with open(args.json, "w") as fh:
         json.dump({"meta": meta, "summary": summary, "paired": pairs, "games": rows}, fh, indent=1)
