@@ -164,10 +164,8 @@ def player_params(ap, players, args):
         key, eq, value = rest.partition("=")
         if who not in players or not eq or not key:
             ap.error(f"--param {item!r}: expected PLAYER:NAME=VALUE for a player of --players")
-        try:
-            params[who][key] = int(value)
-        except ValueError:
-            ap.error(f"--param {item!r}: {value!r} is not a whole number")
+        # a value that is no number is passed on as it is: the player's own check quotes it
+        params[who][key] = int(value) if value.strip().lstrip("-").isdigit() else value
     for name in players:
         try:
             get_player(name, **params[name])     # unknown names and values fail here
