@@ -8,6 +8,12 @@ unsolvable verdicts a plain search confirmed, ran out of time on, or contradicte
 contradiction stops the packing too.  Grades come from the grading runs
 (:mod:`solvers.studies.atlas_build`, :func:`~solvers.studies.atlas_build.grade`), for the
 seeds at the start of the range they cover without a gap.
+
+``base``: an atlas file packed before (the shipped one, say) stands in for the store's rows
+where the store has none, so a longer retry of its unknown seeds, or a range beside it, can be
+built into a new store and packed onto it when the first store is gone.  The base's verdicts,
+verification record, grades, limits and search time carry over; the store's runs decide the
+base's unknown seeds, and a store verdict that differs from a base verdict stops the packing.
 """
 import os
 import time
@@ -15,30 +21,35 @@ import time
 import numpy as np
 
 from rules import __version__, get_game
-from solvers.atlas import (Atlas, AtlasError, deal_digest, digest_seeds, log_byte, shipped_path,
-                           variant_name)
+from solvers.atlas import (Atlas, AtlasError, deal_digest, digest_seeds, from_log_byte, log_byte,
+                           shipped_path, variant_name)
 from solvers.studies.atlas_build import (CHECK_ALL_UP_TO, CHECK_SHARE, atlas_runs, grade_runs,
                                          variant_settings)
 from solvers.studies.seeds import parse_seeds
 from solvers.studies.store import SOLVED_CODE, UNKNOWN_CODE, UNSOLVABLE_CODE, ResultsStore
 from solvers.studies.winrate import limits_text
 
-def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, out=None, note=""):
-    """Write the atlas file of seeds ``seeds`` (one range, every seed stored) of a variant from
-    the store ``db``; ``(path, Atlas)``.  ``out``: the file (default: the package's data folder)."""
+def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, out=None, note="",
+         base=None):
+    """Write the atlas file of seeds ``seeds`` (one range, every seed stored, or held by the atlas
+    file ``base``) of a variant from the store ``db``; ``(path, Atlas)``.  ``out``: the file
+    (default: the package's data folder); ``note``: how the build ran (default: the base's)."""
     variant = variant_settings(game, numbering, rules, options)
     seedset = parse_seeds(seeds, variant["numbering"])
     if len(seedset.ranges) != 1:
         raise AtlasError(f"an atlas covers one range of seeds, not {seedset}")
     first, last = seedset.ranges[0]
     count = last - first + 1
+    base = _read_base(base, variant) if base is not None else None
     with ResultsStore(db, readonly=True) as store:
         runs = atlas_runs(store, variant)
-        if not runs:
+        if not runs and base is None:
             raise AtlasError(f"{db!r} holds no atlas build of {variant_name(**variant)}")
-        cols, limits, search_seconds = _merge(store, runs, first, count)
-        verification = _verification(store, variant, cols, first, seedset)
-        grades, graded_by = _grades(store, variant, cols, first, count)
+        cols, limits, search_seconds = _merge(store, runs, first, count, base)
+        verification = _verification(store, variant, cols, first, seedset, base)
+        grades, graded_by = _grades(store, variant, cols, first, count, base)
+    if base is not None:
+        note = note or base.header["build"].get("note", "")
     verdict = cols["verdict"].astype(np.uint8)
     length = np.where(verdict == SOLVED_CODE, cols["length"], 0)
     columns = {"verdict": verdict,
@@ -66,19 +77,46 @@ def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, ou
     return path, Atlas.from_bytes(data, path)
 
 
-def _merge(store, runs, first, count):
-    """Per-seed columns over ``first .. first+count-1`` from every run: the deciding run's row,
-    else the last unknown row; the limits of each run with rows there; the search seconds of all
-    rows."""
+def _read_base(path, variant):
+    """The base atlas file, refused unless it is of ``variant`` and its deals are today's."""
+    atlas = Atlas.read(path)
+    if atlas.variant() != variant:
+        raise AtlasError(f"the base atlas {str(path)!r} is of {atlas.name()}, not {variant_name(**variant)}")
+    atlas.check_deals()
+    return atlas
+
+
+def _overlap(base, first, count):
+    """``(i, j)``: the positions in the packed range and in the base of the seeds both cover."""
+    lo, hi = max(first, base.first), min(first + count - 1, base.last)
+    i = np.arange(lo, hi + 1) - first
+    return i, i + first - base.first
+
+
+def _merge(store, runs, first, count, base=None):
+    """Per-seed columns over ``first .. first+count-1`` from the base atlas, then every run: the
+    deciding row, else the last unknown row; the limits of each run with rows there; the search
+    seconds of all rows (and the base's).  Effort is kept as a none-sentinel of -1, which
+    :func:`log_byte` packs as 0, so a base's effort bytes pack back unchanged."""
     merged = {"verdict": np.full(count, -1, np.int8), "length": np.full(count, -1, np.int64),
-              "nodes": np.full(count, -1, np.int64), "seconds": np.zeros(count)}
+              "nodes": np.full(count, -1.0), "seconds": np.zeros(count)}
     limits, seconds = [], 0.0
+    if base is not None:
+        i, j = _overlap(base, first, count)
+        c = base.columns
+        merged["verdict"][i] = c["verdict"][j]
+        merged["length"][i] = np.where(c["verdict"][j] == SOLVED_CODE, c["length"][j], -1)
+        merged["nodes"][i] = np.nan_to_num(from_log_byte(c["nodes"][j]), nan=-1.0)
+        merged["seconds"][i] = np.nan_to_num(from_log_byte(c["micros"][j]) / 1e6, nan=-1.0)
+        limits += base.header["build"]["limits"]
+        seconds += base.header["build"]["search_seconds"]
     for run in sorted(runs, key=lambda r: (r.get("timeout") or 0, r["run_id"])):
         c = store.arrays(run["run_id"])
         keep = (c["seed"] >= first) & (c["seed"] < first + count)
         if not keep.any():
             continue                        # a run begun but with nothing stored in the range
-        limits.append(limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else ""))
+        limit = limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else "")
+        limits += [limit] if limit not in limits else []
         seconds += float(c["seconds"][keep].sum())
         i = c["seed"][keep] - first
         v = c["verdict"][keep]
@@ -86,7 +124,8 @@ def _merge(store, runs, first, count):
         clash = (had > UNKNOWN_CODE) & (v > UNKNOWN_CODE) & (had != v)
         if clash.any():
             seed = int(i[clash][0] + first)
-            raise AtlasError(f"two builds decide seed {seed} differently; the atlas is not packed")
+            raise AtlasError(f"two builds (or a build and the base atlas) decide seed {seed} differently; "
+                             "the atlas is not packed")
         take = had <= UNKNOWN_CODE          # runs go shortest limits first: a later unknown is the longer try
         for name in merged:
             merged[name][i[take]] = c[name][keep][take]
@@ -97,11 +136,19 @@ def _merge(store, runs, first, count):
     return merged, limits, seconds
 
 
-def _verification(store, variant, cols, first, seedset):
+def _verification(store, variant, cols, first, seedset, base=None):
+    """The re-check record: the base's (when its range lies inside this one) plus the store's
+    re-check runs; every solution was replayed by the referee before it was stored."""
     replayed = int(np.count_nonzero(cols["verdict"] == SOLVED_CODE))
     out = {"replayed": replayed, "checked": 0, "confirmed": 0, "out_of_time": 0, "contradicted": 0,
            "check_timeout": 0.0, "check_rule": f"every unsolvable verdict up to {CHECK_ALL_UP_TO}, "
                                                f"else a random {CHECK_SHARE:.0%} (at least {CHECK_ALL_UP_TO})"}
+    if base is not None:
+        if not (seedset.ranges[0][0] <= base.first and base.last <= seedset.ranges[0][1]):
+            raise AtlasError(f"the base atlas covers seeds {base.first}-{base.last}, beyond the range "
+                             f"packed ({seedset}); its re-check record would not hold")
+        v = base.header["verification"]
+        out.update({k: v[k] for k in ("checked", "confirmed", "out_of_time", "contradicted", "check_timeout")})
     for run in atlas_runs(store, variant, check=True):
         c = store.arrays(run["run_id"])
         keep = seedset.mask(c["seed"])
@@ -121,27 +168,44 @@ def _verification(store, variant, cols, first, seedset):
     return out
 
 
-def _grades(store, variant, cols, first, count):
+def _grades(store, variant, cols, first, count, base=None):
     """The ``won`` column (1 + games won, 0 for a deal not graded) over the graded seeds from
-    ``first`` on, and how they were graded; (None, None) when nothing is graded."""
+    ``first`` on, and how they were graded; (None, None) when nothing is graded.  The base's
+    grades count where the store's grading runs (the same player and games) did not play."""
     runs = grade_runs(store, variant)
-    if not runs:
+    graded_before = base is not None and base.header.get("grades")
+    if not runs and not graded_before:
         return None, None
     won = np.zeros(count, np.int64)
     played = np.zeros(count, bool)
-    for k, run in enumerate(runs):
-        c = store.arrays(run["run_id"])
-        keep = (c["seed"] >= first) & (c["seed"] < first + count)
-        here = np.zeros(count, bool)
-        here[c["seed"][keep] - first] = True
-        played = here if k == 0 else played & here
-        won[c["seed"][keep] - first] += c["verdict"][keep] == SOLVED_CODE
+    if graded_before:
+        i, j = _overlap(base, first, count)
+        g = np.zeros(base.count, np.int64)
+        g[:base.columns["won"].shape[0]] = base.columns["won"]
+        played[i], won[i] = g[j] > 0, np.maximum(g[j] - 1, 0)
+    if runs:
+        store_played, store_won = np.zeros(count, bool), np.zeros(count, np.int64)
+        for k, run in enumerate(runs):
+            c = store.arrays(run["run_id"])
+            keep = (c["seed"] >= first) & (c["seed"] < first + count)
+            here = np.zeros(count, bool)
+            here[c["seed"][keep] - first] = True
+            store_played = here if k == 0 else store_played & here
+            store_won[c["seed"][keep] - first] += c["verdict"][keep] == SOLVED_CODE
+        played |= store_played
+        won[store_played] = store_won[store_played]
+        player = runs[0]["player"]
+        by = f"{len(runs)} games of {player['player']}" \
+             f"({','.join(f'{k}={v}' for k, v in player.items() if k not in ('player', 'seed', 'peeks'))})" \
+             f" with player seeds 0-{len(runs) - 1}"
+        if graded_before and by != base.header["grades"]["by"]:
+            raise AtlasError(f"the store grades by {by}, the base atlas by {base.header['grades']['by']}; "
+                             "the atlas is not packed")
+    else:
+        by = base.header["grades"]["by"]
+    games = len(runs) or base.header["grades"]["games"]
     winnable = cols["verdict"] == SOLVED_CODE
     covered = played | ~winnable                  # only winnable deals are graded
     n = int(np.argmin(covered)) if not covered.all() else count
     grades = np.where(winnable[:n] & played[:n], won[:n] + 1, 0).astype(np.uint8)
-    player = runs[0]["player"]
-    by = {"by": f"{len(runs)} games of {player['player']}"
-                f"({','.join(f'{k}={v}' for k, v in player.items() if k not in ('player', 'seed', 'peeks'))})"
-                f" with player seeds 0-{len(runs) - 1}", "games": len(runs), "last": first + n - 1}
-    return grades, by
+    return grades, {"by": by, "games": games, "last": first + n - 1}

@@ -62,10 +62,14 @@ def register(subparsers):
     p = sub.add_parser("pack", formatter_class=Formatter,
                        help="write the compact atlas file of a variant from a results store")
     _variant_args(p)
-    p.add_argument("--seeds", required=True, help="the range to pack (every seed must be stored)")
+    p.add_argument("--seeds", required=True, help="the range to pack (every seed must be stored, or in --base)")
     p.add_argument("--db", default=DEFAULT_DB, help="results store written by 'aisle atlas build'")
+    p.add_argument("--base", default=None, metavar="FILE",
+                   help="an atlas file packed before (e.g. the shipped one): its entries stand where the "
+                        "store has none, the store's runs decide its unknown seeds")
     p.add_argument("--out", default=None, help="file to write (default: the package's atlas folder)")
-    p.add_argument("--build-note", default="", help="how the build ran (cores, wall time), kept in the file")
+    p.add_argument("--build-note", default="",
+                   help="how the build ran (cores, wall time), kept in the file (default: the base's)")
     p.set_defaults(func=cmd_pack)
 
     p = sub.add_parser("info", formatter_class=Formatter,
@@ -147,7 +151,8 @@ def cmd_pack(args):
     from solvers.atlas.pack import pack
 
     path, atlas = pack(args.game, args.seeds, db=args.db, numbering=args.numbering, rules=args.rules,
-                       options=parse_options(args.option), out=args.out, note=args.build_note)
+                       options=parse_options(args.option), out=args.out, note=args.build_note,
+                       base=args.base)
     print(atlas.info_text())
     sys.stderr.write(f"aisle: wrote {path}\n")
     return 0

@@ -110,6 +110,65 @@ def test_the_limits_named_are_those_of_runs_with_verdicts_in_the_range(tmp_path)
     assert atlas.header["build"]["limits"] == ["timeout=20s"]
 
 
+def test_a_retry_packs_onto_the_atlas_of_a_store_now_gone(yukon_store, tmp_path):
+    """The unknown seeds of an atlas packed before are retried, re-checked and graded in a new
+    store and packed onto it: the result is the atlas one store holding every run gives."""
+    db, _, _ = yukon_store
+    _, whole = pack("yukon", YUKON_SEEDS, db=db, out=str(tmp_path / "whole.atlas"))
+    first = str(tmp_path / "first.sqlite")
+    build("yukon", YUKON_SEEDS, max_nodes=300, db=first, jobs=1)
+    check_unsolvable("yukon", timeout=20, db=first, jobs=1)
+    grade("yukon", YUKON_SEEDS, games=2, player={"name": "greedy"}, db=first, jobs=1)
+    base_path, base = pack("yukon", YUKON_SEEDS, db=first, out=str(tmp_path / "base.atlas"))
+    unknown = base.header["unknown_seeds"]
+    assert unknown and all(base.games_won(s) is None for s in unknown)   # not graded while unknown
+    retry, seeds = str(tmp_path / "retry.sqlite"), ",".join(map(str, unknown))
+    build("yukon", seeds, timeout=20, db=retry, jobs=1)
+    check_unsolvable("yukon", timeout=20, db=retry, jobs=1)
+    grade("yukon", seeds, games=2, player={"name": "greedy"}, db=retry, jobs=1)
+    _, merged = pack("yukon", YUKON_SEEDS, db=retry, base=base_path, out=str(tmp_path / "merged.atlas"))
+    for name in ("verdict", "length", "won"):
+        assert np.array_equal(merged.columns[name], whole.columns[name]), name
+    kept = np.setdiff1d(np.arange(1, 41), unknown) - 1
+    for name in ("nodes", "micros"):                # the base's effort bytes pack back unchanged
+        assert np.array_equal(merged.columns[name][kept], base.columns[name][kept])
+    h, w = merged.header, whole.header
+    assert h["unknown_seeds"] == [] and h["unsolvable_seeds"] == w["unsolvable_seeds"]
+    assert h["build"]["limits"] == w["build"]["limits"] and h["grades"] == w["grades"]
+    v = h["verification"]
+    assert v["checked"] == w["verification"]["checked"] == v["confirmed"] + v["out_of_time"]
+    assert v["replayed"] == merged.counts()[WINNABLE] and v["contradicted"] == 0
+
+
+def test_a_range_packed_beside_its_base_and_the_refusals(yukon_store, tmp_path):
+    db, _, _ = yukon_store
+    _, whole = pack("yukon", YUKON_SEEDS, db=db, out=str(tmp_path / "whole.atlas"))
+    base_path, _ = pack("yukon", "1-20", db=db, out=str(tmp_path / "base.atlas"))
+    more = str(tmp_path / "more.sqlite")
+    build("yukon", "21-40", timeout=20, db=more, jobs=1)
+    _, merged = pack("yukon", YUKON_SEEDS, db=more, base=base_path, out=str(tmp_path / "m.atlas"))
+    assert np.array_equal(merged.columns["verdict"], whole.columns["verdict"])
+    assert merged.graded_last() == 20 == merged.header["grades"]["last"]   # 21-40 not graded here
+    with pytest.raises(AtlasError, match="beyond the range"):
+        pack("yukon", "1-10", db=more, base=base_path, out=str(tmp_path / "x.atlas"))
+    with pytest.raises(AtlasError, match="not stored"):
+        pack("yukon", "1-41", db=more, base=base_path, out=str(tmp_path / "x.atlas"))
+    other = Atlas.read(base_path)
+    other.header["options"] = {"draw": 3}
+    (tmp_path / "other.atlas").write_bytes(other.to_bytes())
+    with pytest.raises(AtlasError, match="not yukon"):
+        pack("yukon", YUKON_SEEDS, db=more, base=str(tmp_path / "other.atlas"), out=str(tmp_path / "x.atlas"))
+    with ResultsStore(more) as store:              # a run that calls a winnable seed of the base unsolvable
+        settings = {**store.runs()[0], "timeout": 99.0}
+        settings.pop("run_id"), settings.pop("created")
+        seed = next(s for s in range(1, 21) if whole.entry(s).verdict == WINNABLE)
+        store.add_batch(store.run_id(settings), {"seed": np.array([seed]), "verdict": np.array([2], np.int8),
+                                                 "length": np.array([-1]), "nodes": np.array([1]),
+                                                 "seconds": np.array([0.1])}, "t")
+    with pytest.raises(AtlasError, match=f"seed {seed} differently"):
+        pack("yukon", YUKON_SEEDS, db=more, base=base_path, out=str(tmp_path / "x.atlas"))
+
+
 @pytest.mark.parametrize("damage", ["payload", "header", "magic", "truncate"])
 def test_a_damaged_file_is_refused(yukon_store, tmp_path, damage):
     db, _, _ = yukon_store
