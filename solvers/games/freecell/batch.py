@@ -1,10 +1,10 @@
 """Many Microsoft deals per kernel call: the batch path of ``solve_many`` and win-rate runs.
 
-Most deals end in the first slice of the ``fast`` portfolio's first member, so those slices
-run many deals to a call of :func:`fc_batch`, and only a deal that needs more continues in
-Python, resuming that very search: the results are the ones a deal-by-deal solve gives,
-without the Python cost per deal.  A deal solved inside a batch call is given that call's
-time in proportion to its nodes.
+Most deals end in a method's first fused search -- the first slice of the ``fast`` portfolio's
+first member, or the first stage of ``astar`` and ``short`` -- so those run many deals to a
+call of :func:`fc_batch`, and only a deal that needs more continues in Python, resuming that
+very search: the results are the ones a deal-by-deal solve gives, without the Python cost per
+deal.  A deal solved inside a batch call is given that call's time in proportion to its nodes.
 """
 import time
 
@@ -91,12 +91,24 @@ def fc_batch(deals, i0, roots, space, budget, order, codes, info):
     return deals.shape[0]
 
 
+def first_search(method):
+    """``(heuristic weights, kind, weights (g, h), nodes)``: the fused search ``method``
+    starts with and the nodes it gets before anything else runs (a portfolio's first member
+    and its first slice, or a first stage with a node budget), or None."""
+    plan = METHODS.get(method)
+    if isinstance(plan, Portfolio):
+        return (*plan.members[0], plan.first[0]) if plan.members[0][1] in FC_KINDS else None
+    if plan and plan[0][1] in FC_KINDS and plan[0][3] is not None:
+        return plan[0]
+    return None
+
+
 def batchable(method, limits):
-    """True when ``method`` starts with a fused portfolio member whose first slice ``limits``
-    cannot break (the batch then gives what one-by-one solves give)."""
-    pf = METHODS.get(method)
-    return (isinstance(pf, Portfolio) and pf.members[0][1] in FC_KINDS
-            and (limits.max_nodes is None or limits.max_nodes >= pf.first[0])
+    """True when ``method`` starts with a fused search (:func:`first_search`) whose first
+    nodes ``limits`` cannot cut short (the batch then gives what one-by-one solves give)."""
+    first = first_search(method)
+    return (first is not None
+            and (limits.max_nodes is None or limits.max_nodes >= first[3])
             and (limits.timeout is None or limits.timeout >= MIN_TIMEOUT)
             and (limits.max_bytes is None or limits.max_bytes >= MIN_MEMORY_BYTES))
 
@@ -110,10 +122,8 @@ def is_ms_deal(item):
 def solve_batch(deals, method, limits, chunk=1024):
     """Solve Microsoft deals (ints, each ``is_ms_deal``) with a ``batchable`` method: yields
     ``(index, SolveResult with int move codes, start array)`` in order."""
-    pf = METHODS[method]
-    hw, kind, weights = pf.members[0]
+    hw, kind, weights, first = first_search(method)
     max_nodes, timeout = limits.max_nodes, limits.timeout
-    first = pf.first[0]
     mem = memory_mb(limits)
     first_limits = Limits(first if max_nodes is None else min(first, max_nodes), timeout, mem)
     for c0 in range(0, len(deals), chunk):

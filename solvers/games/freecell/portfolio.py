@@ -135,7 +135,8 @@ def run_stages(array, method, limits, first_runner=None):
     """Search from the state array ``array`` with ``method`` (a key of ``METHODS``) within
     ``limits``: a SolveResult with int move codes, totals over every search it ran, and
     ``atomic_length`` when a fused search found the win (its g).  ``first_runner``: the
-    portfolio's first member, already under way (the batch path)."""
+    method's first fused search (the portfolio's first member, or the first stage), already
+    under way (the batch path)."""
     t0 = time.perf_counter()
     max_nodes, timeout, max_memory_mb = limits.max_nodes, limits.timeout, memory_mb(limits)
     nodes = stored = peak = 0
@@ -146,13 +147,17 @@ def run_stages(array, method, limits, first_runner=None):
         peak = sum(r.peak for r in runners if r is not None)
     fused = result is not None       # the verdict so far comes from a fused search
     stages = () if result is not None else METHODS[method]
-    for hw, kind, weights, budget in stages:
+    for k, (hw, kind, weights, budget) in enumerate(stages):
         fused = kind in FC_KINDS
         left_nodes = None if max_nodes is None else max_nodes - nodes
         left_time = None if timeout is None else timeout - (time.perf_counter() - t0)
         stage_nodes = left_nodes if budget is None else (
             budget if left_nodes is None else min(budget, left_nodes))
-        search = runner(hw, kind, weights, Limits(stage_nodes, left_time, max_memory_mb))
+        stage_limits = Limits(stage_nodes, left_time, max_memory_mb)
+        if k == 0 and first_runner is not None:         # resumed: its nodes so far count
+            search, search.limits = first_runner, stage_limits
+        else:
+            search = runner(hw, kind, weights, stage_limits)
         result = search.run(array)
         if result.verdict == SOLVED and kind in FC_KINDS:
             result.atomic_length = search.win_g

@@ -19,7 +19,7 @@ from solvers import get_solver
 from solvers.core.solver import check_limits
 from solvers.games.freecell import SOLVER, ms_deal_array, replay_atomic
 from solvers.games.freecell import plug as fp
-from solvers.games.freecell.batch import solve_batch
+from solvers.games.freecell.batch import batchable, first_search, solve_batch
 from solvers.games.freecell.columns import col_share
 from solvers.games.freecell.fused import FreecellBestFirst
 from solvers.games.freecell.moves import apply_child, drag_to_row, need_bits, need_mask
@@ -368,18 +368,23 @@ def _same(a, b):
                                  b.states_stored, b.atomic_length)
 
 
-def test_solve_many_batch_kernel_gives_what_solve_gives():
-    """solve_many runs first slices many deals to a call and resumes the others: same results."""
-    deals = list(range(1, 161)) + [1941, 24106, 11982, 617]
-    many = SOLVER.solve_many(deals)
+@pytest.mark.parametrize("method", ["fast", "short"])
+def test_solve_many_batch_kernel_gives_what_solve_gives(method):
+    """solve_many runs a method's first fused search (fast: the first member's first slice;
+    short: the first stage, 20,000 nodes) many deals to a call and resumes the others: same
+    results.  285 and 829 need short's second stage, 1941 and 24106 fast's later rounds."""
+    deals = list(range(1, 161)) + [1941, 24106, 11982, 617, 285, 829]
+    assert batchable(method, check_limits())
+    many = SOLVER.solve_many(deals, method=method)
     for d, r in zip(deals, many):
-        one = SOLVER.solve(d)
+        one = SOLVER.solve(d, method=method)
         assert r.deal == d and _same(r, one), d
         if r.verdict == "solved":
             assert r.verify()
     assert [r.verdict for r in many].count("unsolvable") == 1
+    assert any(r.nodes_expanded > first_search(method)[3] and r.solved for r in many)   # resumed
     # small chunks: a chunk may run out of room for paths and go on in the next call
-    chunked = list(solve_batch(deals, "fast", check_limits(), chunk=64))
+    chunked = list(solve_batch(deals, method, check_limits(), chunk=64))
     assert [i for i, _, _ in chunked] == list(range(len(deals)))
     for (_, raw, _), r in zip(chunked, many):
         assert (raw.verdict, raw.nodes_expanded, raw.states_stored) == (
@@ -391,8 +396,9 @@ def test_limits_a_first_slice_could_break_go_deal_by_deal():
     tiny = SOLVER.solve_many([1, 2], max_nodes=10)
     assert [r.verdict for r in tiny] == ["unknown", "unknown"]
     assert [r.nodes_expanded for r in tiny] == [10, 10]
-    other = SOLVER.solve_many([3, 4], method="astar")
-    assert all(_same(r, SOLVER.solve(d, method="astar")) for d, r in zip((3, 4), other))
+    assert not batchable("greedy", check_limits())          # no first search with a budget
+    other = SOLVER.solve_many([3, 4], method="greedy")
+    assert all(_same(r, SOLVER.solve(d, method="greedy")) for d, r in zip((3, 4), other))
 
 
 def test_solve_columns_of_microsoft_deals_take_the_batch_path():
