@@ -139,7 +139,12 @@ class GamePlug:
         them (:meth:`solvers.core.solver.Solver._warm_steps`)."""
         fns = [self.legal, self.apply, self.won, self.hash1, self.hash2, self.heuristic,
                self.cost] + ([self.child_hashes] if self.has_child_hashes else [])
-        return {_name(fn.dispatcher): fn.compile for fn in fns}
+        return {name_of(fn): fn.compile for fn in fns}
+
+
+def name_of(fn):
+    """``module.function`` of a plug's kernel: its name in a warm-up's steps."""
+    return _name(fn.dispatcher)
 
 
 def _name(dispatcher):

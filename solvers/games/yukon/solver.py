@@ -21,7 +21,7 @@ from rules.yukon import ONGOING, STATE_SIZE
 from solvers.core import methods
 from solvers.core.solver import DEFAULT_MEMORY_MB, Solver
 from solvers.core.result import SOLVED, UNKNOWN, UNSOLVABLE, SolutionError, SolveResult
-from solvers.core.search import BestFirst, DFS, Limits, core_steps, reached
+from solvers.core.search import BestFirst, DFS, Limits, core_steps, name_of, reached
 from solvers.core.split_dfs import SplitDFS, run_dfs
 from solvers.core.warm import needs
 from solvers.games.yukon.classes import CLASS_MAX_MOVES, K_MAX, class_legal, expand_line
@@ -107,12 +107,19 @@ class YukonSolver(Solver):
         def pair_search():
             start = self.start_state(1).array
             _pair_search(solver_root(start), start, 50, None, limits, rules, whole=True)
+        # the pair search's plug: its two kernels of its own (the legal moves and the memo's
+        # heuristic) around the triple test, so that two processes of a cold warm-up take the
+        # longest two first and the search's own step waits for them rather than compiling them
+        # again in a helper
+        plug = PLUGS["pair_class"]
+        pair_plug = plug.warm_steps()
+        legal_step, memo_step = (name_of(plug.legal), name_of(plug.heuristic))
         stages = {"probes": {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
                              **PLUGS["open"].warm_steps(), "yukon probes": probes},
-                  "pair search": {"yukon triple test":
-                                  lambda: triple_dead_end(self.start_state(1).array),
-                                  **PLUGS["pair_class"].warm_steps(),
-                                  "yukon pair search": pair_search}}
+                  "pair search": {memo_step: pair_plug[memo_step],
+                                  "yukon triple test": lambda: triple_dead_end(self.start_state(1).array),
+                                  **pair_plug,
+                                  "yukon pair search": needs(pair_search, memo_step, legal_step)}}
         if rules == "aisleriot":
             stages["aisleriot"] = PLUGS["aisleriot"].warm_steps()
         return stages
