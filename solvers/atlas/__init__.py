@@ -109,7 +109,8 @@ class Entry:
         if self.grade:
             parts.append(f"{self.grade} ({self.won}/{self.games} no-peek games won)")
         if self.nodes is not None:
-            parts.append(f"about {self.nodes:,} nodes, {self.seconds:.3g} s to decide")
+            parts.append(f"about {self.nodes:,} nodes, {self.seconds:.3g} s "
+                         + ("searched" if self.verdict == UNKNOWN else "to decide"))
         return ", ".join(parts)
 
 

@@ -149,8 +149,17 @@ def test_a_range_packed_beside_its_base_and_the_refusals(yukon_store, tmp_path):
     _, merged = pack("yukon", YUKON_SEEDS, db=more, base=base_path, out=str(tmp_path / "m.atlas"))
     assert np.array_equal(merged.columns["verdict"], whole.columns["verdict"])
     assert merged.graded_last() == 20 == merged.header["grades"]["last"]   # 21-40 not graded here
+    out = tmp_path / "cli.atlas"
+    assert cli_main(["atlas", "pack", "yukon", "--seeds", YUKON_SEEDS, "--db", more, "--base", base_path,
+                     "--out", str(out)]) == 0
+    assert Atlas.read(out).header["build"]["note"] == merged.header["build"]["note"]   # the base's
     with pytest.raises(AtlasError, match="beyond the range"):
         pack("yukon", "1-10", db=more, base=base_path, out=str(tmp_path / "x.atlas"))
+    graded_otherwise = str(tmp_path / "graded.sqlite")      # one game a deal, the base two
+    build("yukon", "21-40", timeout=20, db=graded_otherwise, jobs=1)
+    grade("yukon", "21-40", games=1, player={"name": "greedy"}, db=graded_otherwise, jobs=1)
+    with pytest.raises(AtlasError, match="the base atlas by 2 games"):
+        pack("yukon", YUKON_SEEDS, db=graded_otherwise, base=base_path, out=str(tmp_path / "x.atlas"))
     with pytest.raises(AtlasError, match="not stored"):
         pack("yukon", "1-41", db=more, base=base_path, out=str(tmp_path / "x.atlas"))
     other = Atlas.read(base_path)
