@@ -113,7 +113,7 @@ class YukonSolver(Solver):
         # again in a helper
         plug = PLUGS["pair_class"]
         pair_plug = plug.warm_steps()
-        legal_step, memo_step = (name_of(plug.legal), name_of(plug.heuristic))
+        legal_step, memo_step = name_of(plug.legal), name_of(plug.heuristic)
         stages = {"probes": {"yukon pair test": lambda: pair_dead_end(self.start_state(1).array),
                              **PLUGS["open"].warm_steps(), "yukon probes": probes},
                   "pair search": {memo_step: pair_plug[memo_step],
