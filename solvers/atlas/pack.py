@@ -40,7 +40,7 @@ def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, ou
         raise AtlasError(f"an atlas covers one range of seeds, not {seedset}")
     first, last = seedset.ranges[0]
     count = last - first + 1
-    base = _read_base(base, variant) if base is not None else None
+    base = _read_base(base, variant, first, last) if base is not None else None
     with ResultsStore(db, readonly=True) as store:
         runs = atlas_runs(store, variant)
         if not runs and base is None:
@@ -77,20 +77,24 @@ def pack(game, seeds, *, db, numbering=None, rules="aisleriot", options=None, ou
     return path, Atlas.from_bytes(data, path)
 
 
-def _read_base(path, variant):
-    """The base atlas file, refused unless it is of ``variant`` and its deals are today's."""
+def _read_base(path, variant, first, last):
+    """The base atlas file, refused unless it is of ``variant``, its deals are today's and it
+    lies inside the range packed, ``first .. last`` (else its re-check record would not hold)."""
     atlas = Atlas.read(path)
     if atlas.variant() != variant:
         raise AtlasError(f"the base atlas {str(path)!r} is of {atlas.name()}, not {variant_name(**variant)}")
+    if not (first <= atlas.first and atlas.last <= last):
+        raise AtlasError(f"the base atlas covers seeds {atlas.first}-{atlas.last}, beyond the range "
+                         f"packed ({first}-{last}); its re-check record would not hold")
     atlas.check_deals()
     return atlas
 
 
-def _overlap(base, first, count):
-    """``(i, j)``: the positions in the packed range and in the base of the seeds both cover."""
-    lo, hi = max(first, base.first), min(first + count - 1, base.last)
-    i = np.arange(lo, hi + 1) - first
-    return i, i + first - base.first
+def _overlap(base, first):
+    """``(i, j)``: the base's seeds' positions in the packed range (which holds them all) and in
+    the base."""
+    j = np.arange(base.count)
+    return j + base.first - first, j
 
 
 def _merge(store, runs, first, count, base=None):
@@ -102,7 +106,7 @@ def _merge(store, runs, first, count, base=None):
               "nodes": np.full(count, -1.0), "seconds": np.zeros(count)}
     limits, seconds = [], 0.0
     if base is not None:
-        i, j = _overlap(base, first, count)
+        i, j = _overlap(base, first)
         c = base.columns
         merged["verdict"][i] = c["verdict"][j]
         merged["length"][i] = np.where(c["verdict"][j] == SOLVED_CODE, c["length"][j], -1)
@@ -137,16 +141,13 @@ def _merge(store, runs, first, count, base=None):
 
 
 def _verification(store, variant, cols, first, seedset, base=None):
-    """The re-check record: the base's (when its range lies inside this one) plus the store's
+    """The re-check record: the base's plus the store's
     re-check runs; every solution was replayed by the referee before it was stored."""
     replayed = int(np.count_nonzero(cols["verdict"] == SOLVED_CODE))
     out = {"replayed": replayed, "checked": 0, "confirmed": 0, "out_of_time": 0, "contradicted": 0,
            "check_timeout": 0.0, "check_rule": f"every unsolvable verdict up to {CHECK_ALL_UP_TO}, "
                                                f"else a random {CHECK_SHARE:.0%} (at least {CHECK_ALL_UP_TO})"}
     if base is not None:
-        if not (seedset.ranges[0][0] <= base.first and base.last <= seedset.ranges[0][1]):
-            raise AtlasError(f"the base atlas covers seeds {base.first}-{base.last}, beyond the range "
-                             f"packed ({seedset}); its re-check record would not hold")
         v = base.header["verification"]
         out.update({k: v[k] for k in ("checked", "confirmed", "out_of_time", "contradicted", "check_timeout")})
     for run in atlas_runs(store, variant, check=True):
@@ -179,7 +180,7 @@ def _grades(store, variant, cols, first, count, base=None):
     won = np.zeros(count, np.int64)
     played = np.zeros(count, bool)
     if graded_before:
-        i, j = _overlap(base, first, count)
+        i, j = _overlap(base, first)
         g = np.zeros(base.count, np.int64)
         g[:base.columns["won"].shape[0]] = base.columns["won"]
         played[i], won[i] = g[j] > 0, np.maximum(g[j] - 1, 0)

@@ -1,6 +1,6 @@
 """``quick``: ``pimc``'s worlds and budgets at a fraction of its time, for win-rate studies.
 
-Two savings, at no strength measured (docs/benchmarks.md, "Players"):
+Two savings, which lost no strength measured (docs/benchmarks.md, "Players"):
 
 * it keeps to its plans as ``study`` does (a pimc move begins a plan that turns no card up
   before its last move; deciding again before that move samples the same knowledge);

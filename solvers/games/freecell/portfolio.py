@@ -155,7 +155,8 @@ def run_stages(array, method, limits, first_runner=None):
             budget if left_nodes is None else min(budget, left_nodes))
         stage_limits = Limits(stage_nodes, left_time, max_memory_mb)
         if k == 0 and first_runner is not None:         # resumed: its nodes so far count
-            search, search.limits = first_runner, stage_limits
+            search = first_runner
+            search.limits = stage_limits
         else:
             search = runner(hw, kind, weights, stage_limits)
         result = search.run(array)
