@@ -1,7 +1,7 @@
 """Many Microsoft deals per kernel call: the batch path of ``solve_many`` and win-rate runs.
 
-Most deals end in a method's first fused search -- the first slice of the ``fast`` portfolio's
-first member, or the first stage of ``astar`` and ``short`` -- so those run many deals to a
+Most deals end in a method's first fused search -- the first slice of the ``fast`` or ``short``
+portfolio's first member, or the first stage of ``astar`` -- so those run many deals to a
 call of :func:`fc_batch`, and only a deal that needs more continues in Python, resuming that
 very search: the results are the ones a deal-by-deal solve gives, without the Python cost per
 deal.  A deal solved inside a batch call is given that call's time in proportion to its nodes.

@@ -8,9 +8,12 @@
   Each member has its own first slice and all slices grow 2.5x a round.  Members and slices
   were chosen by simulating schedules from 36 candidates' node counts on MS 1-8000, checked
   on MS 8001-16000 (docs/freecell.md, "Methods").
-* ``astar``: f = g + h with ``HW_SHORT`` -- shorter solutions; ``short``: f = 4g + 3h with
-  ``HW_SHORT_BREAKS``, shorter still.  Both fall back to f = g + h with ``HW_MAIN`` after 20000
-  nodes, so they decide.
+* ``astar``: f = g + h with ``HW_SHORT`` -- shorter solutions -- falling back to f = g + h
+  with ``HW_MAIN`` after 20000 nodes, so it decides.
+* ``short``: a portfolio whose first member is f = 4g + 3h with ``HW_SHORT_BREAKS`` (shorter
+  solutions still), alone for its first 5000 nodes, then round-robin with ``fast``'s members:
+  the few deals it finds hard (about one in a hundred) are decided as ``fast`` decides them,
+  while it goes on, so a deal hard for ``fast`` and not for it is not lost either.
 * ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic).
 
 The fused searches list the *search move set* (``moves.legal_masked`` with ``pruned``: no
@@ -43,14 +46,18 @@ FC_KINDS = {"fc": False, "fc-newest": True}
 
 # method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
 # generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
+FAST = Portfolio(((HW_BREAKS, "fc-newest", (4, 5)), (HW_MAIN_BREAKS, "fc", (0, 1)),
+                  (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
+                  (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
+                  (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
+                 (300, 200, 150, 1600, 300, 2400, 20, 50), 2.5)
+SHORT_FIRST = 5000          # short's own search alone before the fast members join it
+
 METHODS = {
-    "fast": Portfolio(((HW_BREAKS, "fc-newest", (4, 5)), (HW_MAIN_BREAKS, "fc", (0, 1)),
-                       (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
-                       (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
-                       (HW_MAIN, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc-newest", (0, 1))),
-                      (300, 200, 150, 1600, 300, 2400, 20, 50), 2.5),
+    "fast": FAST,
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),
-    "short": ((HW_SHORT_BREAKS, "fc", (4, 3), 20000), (HW_MAIN, "fc", (1, 1), None)),
+    "short": Portfolio(((HW_SHORT_BREAKS, "fc", (4, 3)),) + FAST.members,
+                       (SHORT_FIRST,) + FAST.first, FAST.factor),
     "greedy": ((HW_MAIN, "fc", (0, 1), None),),
     "dfs": (("main", "dfs", None, None),),
 }

@@ -371,7 +371,7 @@ def _same(a, b):
 @pytest.mark.parametrize("method", ["fast", "short"])
 def test_solve_many_batch_kernel_gives_what_solve_gives(method):
     """solve_many runs a method's first fused search (fast: the first member's first slice;
-    short: the first stage, 20,000 nodes) many deals to a call and resumes the others: same
+    short: the first stage, 5,000 nodes) many deals to a call and resumes the others: same
     results.  285 and 829 need short's second stage, 1941 and 24106 fast's later rounds."""
     deals = list(range(1, 161)) + [1941, 24106, 11982, 617, 285, 829]
     assert batchable(method, check_limits())
@@ -390,6 +390,22 @@ def test_solve_many_batch_kernel_gives_what_solve_gives(method):
         assert (raw.verdict, raw.nodes_expanded, raw.states_stored) == (
             r.verdict, r.nodes_expanded, r.states_stored)
         assert [Move.from_code(c) for c in raw.moves] == r.moves
+
+
+def test_short_goes_on_beside_the_fast_members_after_its_first_slice():
+    """``short`` is a portfolio: its own search alone for its first slice, then round-robin
+    with ``fast``'s members.  285 and 829 need more than that slice; MS 1,000,247 is a deal
+    ``fast``'s members find hard (254,973 nodes) and ``short``'s own search wins in 15,492,
+    so it is won well before ``fast`` would win it."""
+    first = METHODS["short"].first[0]
+    for deal in (285, 829):
+        r = SOLVER.solve(deal, method="short")
+        assert r.solved and r.verify() and r.nodes_expanded > first
+    hard = SOLVER.solve(1000247, method="short")
+    assert hard.solved and hard.verify()
+    assert hard.nodes_expanded < SOLVER.solve(1000247).nodes_expanded / 3
+    capped = SOLVER.solve(285, method="short", max_nodes=first + 100)        # limits shared
+    assert capped.verdict == "unknown" and capped.nodes_expanded == first + 100
 
 
 def test_limits_a_first_slice_could_break_go_deal_by_deal():
