@@ -12,7 +12,7 @@
   with ``HW_MAIN`` after 20000 nodes, so it decides.
 * ``short``: a portfolio whose first member is f = 4g + 3h with ``HW_SHORT_BREAKS`` (shorter
   solutions still), alone for its first 5000 nodes, then round-robin with ``fast``'s members:
-  the few deals it finds hard (about one in a hundred) are decided as ``fast`` decides them,
+  the few deals it finds hard (one or two in a hundred) are decided as ``fast`` decides them,
   while it goes on, so a deal hard for ``fast`` and not for it is not lost either.
 * ``greedy`` (f = h) and ``dfs`` (depth-first on the generic core, children by heuristic).
 
@@ -44,8 +44,6 @@ class Portfolio(NamedTuple):
 # The fused kernel's search kinds: True when equal keys are taken newest first.
 FC_KINDS = {"fc": False, "fc-newest": True}
 
-# method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
-# generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
 FAST = Portfolio(((HW_BREAKS, "fc-newest", (4, 5)), (HW_MAIN_BREAKS, "fc", (0, 1)),
                   (HW_BREAKS, "fc", (0, 1)), (HW_CELLS, "fc-newest", (1, 1)),
                   (HW_BREAKS, "fc-newest", (0, 1)), (HW_NO_BURIED, "fc", (0, 1)),
@@ -53,6 +51,8 @@ FAST = Portfolio(((HW_BREAKS, "fc-newest", (4, 5)), (HW_MAIN_BREAKS, "fc", (0, 1
                  (300, 200, 150, 1600, 300, 2400, 20, 50), 2.5)
 SHORT_FIRST = 5000          # short's own search alone before the fast members join it
 
+# method -> Portfolio, or stages (heuristic weights for the fused kernel, or a plug name for the
+# generic depth-first core; kind; weights (g, h); node budget, None = the rest of the limits)
 METHODS = {
     "fast": FAST,
     "astar": ((HW_SHORT, "fc", (1, 1), 20000), (HW_MAIN, "fc", (1, 1), None)),

@@ -371,8 +371,9 @@ def _same(a, b):
 @pytest.mark.parametrize("method", ["fast", "short"])
 def test_solve_many_batch_kernel_gives_what_solve_gives(method):
     """solve_many runs a method's first fused search (fast: the first member's first slice;
-    short: the first stage, 5,000 nodes) many deals to a call and resumes the others: same
-    results.  285 and 829 need short's second stage, 1941 and 24106 fast's later rounds."""
+    short: its own search's first slice, 5,000 nodes) many deals to a call and resumes the
+    others: same results.  285 and 829 need more than short's first slice, 1941 and 24106
+    fast's later rounds."""
     deals = list(range(1, 161)) + [1941, 24106, 11982, 617, 285, 829]
     assert batchable(method, check_limits())
     many = SOLVER.solve_many(deals, method=method)
