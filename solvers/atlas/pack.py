@@ -141,8 +141,8 @@ def _merge(store, runs, first, count, base=None):
 
 
 def _verification(store, variant, cols, first, seedset, base=None):
-    """The re-check record: the base's plus the store's
-    re-check runs; every solution was replayed by the referee before it was stored."""
+    """The re-check record: the base's plus the store's re-check runs; every solution was
+    replayed by the referee before it was stored."""
     replayed = int(np.count_nonzero(cols["verdict"] == SOLVED_CODE))
     out = {"replayed": replayed, "checked": 0, "confirmed": 0, "out_of_time": 0, "contradicted": 0,
            "check_timeout": 0.0, "check_rule": f"every unsolvable verdict up to {CHECK_ALL_UP_TO}, "
