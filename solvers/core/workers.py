@@ -1,8 +1,9 @@
 """Spawned worker processes on this machine: shared by win-rate runs and ``solve_many(jobs=N)``.
 
 Why processes and not threads: the search drivers are Python around Numba kernels, so threads
-would serialise on the GIL between kernel calls.  Workers start with ``spawn`` (safe with Numba's
-threads on every platform) and load the game's kernels from Numba's on-disk cache once each.
+would serialise on the GIL between kernel calls.  Workers are forked where that is safe
+(:func:`start_method`), so they start with this process's kernels already loaded; elsewhere they
+are spawned and load the game's kernels from Numba's on-disk cache once each.
 Workers ignore Ctrl-C (the parent stops them) and watch the parent: if it dies, even by
 ``kill -9``, they exit within moments, and multiprocessing's resource tracker, which lives as
 long as they do, exits after them.  A worker that dies mid-task ends the run with
@@ -51,6 +52,22 @@ def check_local_jobs(jobs):
     return jobs
 
 
+def start_method():
+    """How workers start: ``fork`` on Linux when this process runs no other thread and has not
+    started Numba's thread pool (forking either can leave the child a lock no thread will ever
+    release), ``spawn`` otherwise.  A spawned worker spends about half a second of CPU importing
+    the library and loading its kernels from the cache; a forked one has them already."""
+    import multiprocessing
+    import sys
+    import threading
+
+    numba_pool = sys.modules.get("numba.np.ufunc.parallel")
+    pool_started = numba_pool is not None and getattr(numba_pool, "_is_initialized", True)
+    safe = (sys.platform.startswith("linux") and threading.active_count() == 1
+            and not pool_started and "fork" in multiprocessing.get_all_start_methods())
+    return "fork" if safe else "spawn"
+
+
 def worker_start(game):
     """Start of a worker: Ctrl-C is the parent's to handle (it stops the workers), the worker
     leaves when the parent dies, and ``game``'s kernels are loaded before the first task."""
@@ -66,8 +83,9 @@ def worker_start(game):
 def exit_with_parent():
     """Exit this process as soon as the process that started it is gone.
 
-    A spawned child holds the read end of a pipe whose write end only its parent holds, so the
-    pipe (``parent_process().sentinel``) becomes readable when the parent dies, however it dies.
+    A child holds the read end of a pipe whose write end only its parent holds (and, forked,
+    the workers forked after it, which leave the same way), so the pipe
+    (``parent_process().sentinel``) becomes readable when the parent dies, however it dies.
     A daemon thread waits on it; the kernels release the GIL, so the thread runs even mid-search.
     """
     import multiprocessing
@@ -86,8 +104,8 @@ def exit_with_parent():
 
 
 def run_in_workers(jobs, game, tasks, record, died):
-    """Run ``tasks`` (tuples ``(function, *args)``, an iterable read lazily) in ``jobs`` spawned
-    workers ready for ``game``, and call ``record(value)`` here with each task's return value
+    """Run ``tasks`` (tuples ``(function, *args)``, an iterable read lazily) in ``jobs`` worker
+    processes ready for ``game``, and call ``record(value)`` here with each task's return value
     as it finishes (so in the order they finish).  At most ``2 * jobs`` tasks are in flight,
     which bounds memory and the work a kill loses.  A worker that dies raises
     :class:`WorkerError` with the text ``died``.  The workers are stopped at once at the end,
@@ -97,7 +115,7 @@ def run_in_workers(jobs, game, tasks, record, died):
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    ctx = multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context(start_method())
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_start,
                                initargs=(game,))
     try:
@@ -120,17 +138,21 @@ def run_in_workers(jobs, game, tasks, record, died):
 
 def stop_workers(pool):
     """Stop a process pool now, workers included: their tasks in flight are lost (waiting for
-    them could take as long as a task)."""
+    them could take as long as a task).  The pool's own thread is waited for too, so that the
+    next pool may fork (:func:`start_method`)."""
+    manager = getattr(pool, "_executor_manager_thread", None)
     terminate = getattr(pool, "terminate_workers", None)          # Python 3.14+
     if terminate is not None:
         terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
             process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=5)

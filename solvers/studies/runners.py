@@ -4,7 +4,7 @@ Both take an iterator of seed batches and call ``record(batch)`` in the client f
 result columns as it comes back (in any order), so the caller
 (:func:`solvers.studies.winrate.estimate_win_rate`) does the storing and counting once for both.
 
-Worker processes are :mod:`solvers.core.workers`'s (spawned, one kernel load each, gone when the
+Worker processes are :mod:`solvers.core.workers`'s (forked where safe, else spawned; gone when the
 client dies, even by ``kill -9``; Ctrl-C is the client's).  Only the client writes to SQLite;
 workers return plain numpy columns.  At most ``2 * jobs`` batches are in flight, which bounds
 memory and the work a kill can lose.  The Dask path (``"tcp://host:8786"`` or ``"local"``)

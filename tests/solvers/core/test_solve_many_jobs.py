@@ -5,6 +5,8 @@ small and one run checks several things: equality with ``jobs=1``, order, progre
 ``verify()`` on the results that came back from the workers.
 """
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from rules.errors import InvalidDealError
 from solvers import get_solver
 from solvers.core import solver as base, workers as pool
 from solvers.core.workers import WorkerError, run_in_workers
+from tests.support import REPO
 
 
 def same(a, b):
@@ -99,3 +102,36 @@ def test_an_error_in_a_worker_is_the_same_library_error_as_in_one_process():
 def test_a_worker_that_dies_raises_worker_error():
     with pytest.raises(WorkerError, match="gone"):
         run_in_workers(1, "zebra", [(os._exit, 3)], lambda value: None, "gone")
+
+
+
+FORK_CHECK = """
+import sys, threading, types
+from solvers.core.workers import start_method
+numba_pool = types.SimpleNamespace(_is_initialized=False)
+sys.modules["numba.np.ufunc.parallel"] = numba_pool
+seen = [start_method()]
+stop = threading.Event()
+other = threading.Thread(target=stop.wait)
+other.start()
+seen.append(start_method())
+stop.set()
+other.join()
+seen.append(start_method())
+numba_pool._is_initialized = True          # Numba's thread pool has started
+seen.append(start_method())
+numba_pool._is_initialized = False
+sys.platform = "darwin"
+seen.append(start_method())
+print(" ".join(seen))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_workers_are_forked_only_while_nothing_could_hold_a_lock_in_the_child():
+    """In a fresh interpreter (one thread; pytest's own workers run more): fork, then spawn
+    while another thread runs, fork again, spawn once Numba's thread pool has started or on
+    macOS."""
+    out = subprocess.run([sys.executable, "-c", FORK_CHECK], capture_output=True, text=True,
+                         check=True, cwd=REPO).stdout.split()
+    assert out == ["fork", "spawn", "fork", "spawn", "spawn"]
