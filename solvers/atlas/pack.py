@@ -14,6 +14,9 @@ where the store has none, so a longer retry of its unknown seeds, or a range bes
 built into a new store and packed onto it when the first store is gone.  The base's verdicts,
 verification record, grades, limits and search time carry over; the store's runs decide the
 base's unknown seeds, and a store verdict that differs from a base verdict stops the packing.
+Only the store's rows of seeds the base leaves unknown add to its search time and re-checks
+(less the row the base itself holds for a seed still unknown), so packing again onto a file
+packed from the same store counts nothing twice.
 """
 import os
 import time
@@ -97,6 +100,24 @@ def _overlap(base, first):
     return j + base.first - first, j
 
 
+def _new_to_base(base, seeds, c=None):
+    """Which rows of ``seeds`` are news to the base atlas (None: all): a seed it leaves unknown
+    (or does not cover), unless the row (columns ``c``) is the unknown row the base holds for it,
+    the same effort bytes (the base was packed from this row)."""
+    if base is None:
+        return np.ones(seeds.shape, bool)
+    j = seeds - base.first
+    inside = (j >= 0) & (j < base.count)
+    jj = np.where(inside, j, 0)
+    news = ~inside | (base.columns["verdict"][jj] == UNKNOWN_CODE)
+    if c is not None:
+        same = ((c["verdict"] == UNKNOWN_CODE)
+                & (log_byte(c["nodes"]) == base.columns["nodes"][jj])
+                & (log_byte(c["seconds"] * 1e6) == base.columns["micros"][jj]))
+        news &= ~(inside & same)
+    return news
+
+
 def _merge(store, runs, first, count, base=None):
     """Per-seed columns over ``first .. first+count-1`` from the base atlas, then every run: the
     deciding row, else the last unknown row; the limits of each run with rows there; the search
@@ -121,7 +142,8 @@ def _merge(store, runs, first, count, base=None):
             continue                        # a run begun but with nothing stored in the range
         limit = limits_text(run) + (f",threads={run['threads']}" if run.get("threads") else "")
         limits += [limit] if limit not in limits else []
-        seconds += float(c["seconds"][keep].sum())
+        news = _new_to_base(base, c["seed"][keep], {k: c[k][keep] for k in ("verdict", "nodes", "seconds")})
+        seconds += float(c["seconds"][keep][news].sum())
         i = c["seed"][keep] - first
         v = c["verdict"][keep]
         had = merged["verdict"][i]
@@ -141,8 +163,8 @@ def _merge(store, runs, first, count, base=None):
 
 
 def _verification(store, variant, cols, first, seedset, base=None):
-    """The re-check record: the base's plus the store's re-check runs; every solution was
-    replayed by the referee before it was stored."""
+    """The re-check record: the base's plus the store's re-checks of seeds the base leaves
+    unknown; every solution was replayed by the referee before it was stored."""
     replayed = int(np.count_nonzero(cols["verdict"] == SOLVED_CODE))
     out = {"replayed": replayed, "checked": 0, "confirmed": 0, "out_of_time": 0, "contradicted": 0,
            "check_timeout": 0.0, "check_rule": f"every unsolvable verdict up to {CHECK_ALL_UP_TO}, "
@@ -153,6 +175,7 @@ def _verification(store, variant, cols, first, seedset, base=None):
     for run in atlas_runs(store, variant, check=True):
         c = store.arrays(run["run_id"])
         keep = seedset.mask(c["seed"])
+        keep[keep] = _new_to_base(base, c["seed"][keep])     # the base counts its own verdicts' checks
         seeds, v = c["seed"][keep], c["verdict"][keep]
         if seeds.size == 0:
             continue

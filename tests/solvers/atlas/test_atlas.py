@@ -16,7 +16,7 @@ from solvers.core.registry import get_solver
 from solvers.studies.atlas_batch import plain_search
 from solvers.studies.atlas_build import build, check_unsolvable, grade, undecided, variant_settings
 from solvers.studies.seeds import parse_seeds
-from solvers.studies.store import ResultsStore
+from solvers.studies.store import UNKNOWN_CODE, ResultsStore
 
 YUKON_SEEDS = "1-40"           # 4, 8, 14, ... unsolvable; the rest winnable in milliseconds
 
@@ -138,6 +138,40 @@ def test_a_retry_packs_onto_the_atlas_of_a_store_now_gone(yukon_store, tmp_path)
     v = h["verification"]
     assert v["checked"] == w["verification"]["checked"] == v["confirmed"] + v["out_of_time"]
     assert v["replayed"] == merged.counts()[WINNABLE] and v["contradicted"] == 0
+
+
+def test_packing_again_onto_a_file_packed_from_the_same_store_counts_nothing_twice(tmp_path):
+    """A long retry is packed onto the shipped file as it goes, each time onto the file the last
+    pack wrote: its re-checks and search time are those of one pack onto the first file."""
+    first = str(tmp_path / "first.sqlite")
+    build("yukon", YUKON_SEEDS, max_nodes=300, db=first, jobs=1)
+    base_path, base = pack("yukon", YUKON_SEEDS, db=first, out=str(tmp_path / "base.atlas"))
+    hard = base.header["unknown_seeds"]            # winnable in more than 300 nodes
+    unsolvable = base.header["unsolvable_seeds"]   # proved without a search: made unknown here
+    assert len(hard) >= 2 and len(unsolvable) >= 2
+    verdict = base.columns["verdict"].copy()
+    verdict[np.array(unsolvable) - 1] = UNKNOWN_CODE
+    header = {**base.header, "unknown_seeds": sorted(hard + unsolvable), "unsolvable_seeds": []}
+    (tmp_path / "base.atlas").write_bytes(Atlas(header, {**base.columns, "verdict": verdict}).to_bytes())
+    early, late = unsolvable[:1] + hard[:1], unsolvable[1:] + hard[1:]
+    retry = str(tmp_path / "retry.sqlite")
+    build("yukon", ",".join(map(str, early)), timeout=20, db=retry, jobs=1)
+    build("yukon", ",".join(map(str, late)), max_nodes=50, db=retry, jobs=1)   # hard ones unknown
+    check_unsolvable("yukon", timeout=20, db=retry, jobs=1)
+    once_path, once = pack("yukon", YUKON_SEEDS, db=retry, base=base_path, out=str(tmp_path / "once.atlas"))
+    assert once.header["unknown_seeds"] == hard[1:]
+    assert once.header["verification"]["checked"] == len(unsolvable)
+    build("yukon", ",".join(map(str, hard[1:])), timeout=20, db=retry, jobs=1)
+    check_unsolvable("yukon", timeout=20, db=retry, jobs=1)
+    _, again = pack("yukon", YUKON_SEEDS, db=retry, base=once_path, out=str(tmp_path / "again.atlas"))
+    _, direct = pack("yukon", YUKON_SEEDS, db=retry, base=base_path, out=str(tmp_path / "direct.atlas"))
+    assert again.header["unknown_seeds"] == direct.header["unknown_seeds"] == []
+    assert again.header["verification"] == direct.header["verification"]
+    assert again.header["verification"]["checked"] == len(unsolvable)      # none counted twice
+    assert again.header["build"]["search_seconds"] == pytest.approx(direct.header["build"]["search_seconds"],
+                                                                    abs=0.2)
+    assert again.header["build"]["search_seconds"] > once.header["build"]["search_seconds"]
+    assert np.array_equal(again.columns["verdict"], direct.columns["verdict"])
 
 
 def test_a_range_packed_beside_its_base_and_the_refusals(yukon_store, tmp_path):
