@@ -69,13 +69,16 @@ def start_method():
 
 
 def worker_start(game):
-    """Start of a worker: Ctrl-C is the parent's to handle (it stops the workers), the worker
-    leaves when the parent dies, and ``game``'s kernels are loaded before the first task."""
+    """Start of a worker: Ctrl-C is the parent's to handle (it stops the workers), SIGTERM (how
+    the parent stops them) ends the worker at once, whatever handler a forked worker inherited
+    from the parent, the worker leaves when the parent dies, and ``game``'s kernels are loaded
+    before the first task."""
     import signal
 
     from solvers.core.registry import get_solver
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     exit_with_parent()
     get_solver(game).ready()
 

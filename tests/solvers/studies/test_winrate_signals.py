@@ -16,6 +16,7 @@ import uuid
 
 import pytest
 
+from solvers.core.registry import get_solver
 from solvers.studies.winrate import estimate_win_rate
 from tests.support import REPO
 
@@ -55,6 +56,14 @@ def marked_processes(marker):
         if state not in ("Z", "X"):
             found.append(int(entry.name))
     return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_cache():
+    """The runs' workers load the game's kernels from Numba's cache: compiling them is announced
+    on stderr, which the tests that count stderr's lines would see (the first run on a cold
+    cache)."""
+    get_solver(GAME).ready(announce=False)
 
 
 def wait_until(predicate, seconds, step=0.05):
