@@ -101,9 +101,9 @@ def _overlap(base, first):
 
 
 def _new_to_base(base, seeds, c=None):
-    """Which rows of ``seeds`` are news to the base atlas (None: all): a seed it leaves unknown
-    (or does not cover), unless the row (columns ``c``) is the unknown row the base holds for it,
-    the same effort bytes (the base was packed from this row)."""
+    """Which rows of ``seeds`` are news to the base atlas (all of them without a base): rows of
+    seeds it leaves unknown (or does not cover), except, given the rows' columns ``c``, an
+    unknown row with the effort bytes the base holds for its seed (the base was packed from it)."""
     if base is None:
         return np.ones(seeds.shape, bool)
     j = seeds - base.first

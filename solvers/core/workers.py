@@ -1,4 +1,4 @@
-"""Spawned worker processes on this machine: shared by win-rate runs and ``solve_many(jobs=N)``.
+"""Worker processes on this machine: shared by win-rate runs and ``solve_many(jobs=N)``.
 
 Why processes and not threads: the search drivers are Python around Numba kernels, so threads
 would serialise on the GIL between kernel calls.  Workers are forked where that is safe

@@ -19,7 +19,9 @@ class NoBar:
 
 def progress_bar(enabled, **options):
     """A tqdm bar on stderr with ``options`` if ``enabled``, else :class:`NoBar`.  Without
-    tqdm, one line on stderr says how to get it."""
+    tqdm, one line on stderr says how to get it.  The bar starts no monitor thread (tqdm's
+    default), so a run that shows it can still fork its workers
+    (:func:`solvers.core.workers.start_method`)."""
     if not enabled:
         return NoBar()
     try:
@@ -27,4 +29,8 @@ def progress_bar(enabled, **options):
     except ImportError:
         sys.stderr.write("aisle: install tqdm (pip install 'aisle-solvers[progress]') for a progress bar\n")
         return NoBar()
-    return tqdm(file=sys.stderr, dynamic_ncols=True, **options)
+
+    class Bar(tqdm):
+        monitor_interval = 0
+
+    return Bar(file=sys.stderr, dynamic_ncols=True, **options)
