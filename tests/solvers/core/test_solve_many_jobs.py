@@ -104,7 +104,6 @@ def test_a_worker_that_dies_raises_worker_error():
         run_in_workers(1, "zebra", [(os._exit, 3)], lambda value: None, "gone")
 
 
-
 FORK_CHECK = """
 import sys, threading, types
 from solvers.core.workers import start_method
@@ -129,7 +128,7 @@ print(" ".join(seen))
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 def test_workers_are_forked_only_while_nothing_could_hold_a_lock_in_the_child():
-    """In a fresh interpreter (one thread; pytest's own workers run more): fork, then spawn
+    """In a fresh interpreter (of one thread, whatever the test process runs): fork, then spawn
     while another thread runs, fork again, spawn once Numba's thread pool has started or on
     macOS."""
     out = subprocess.run([sys.executable, "-c", FORK_CHECK], capture_output=True, text=True,
