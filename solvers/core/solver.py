@@ -26,10 +26,12 @@ start, the referee replay) and running batches, in this process or on several co
 (``solve_many(..., jobs=N)``: contiguous chunks in :mod:`solvers.core.workers`'s worker processes, each
 running the subclass's own ``_solve_many``).
 """
+import gc
 import math
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -205,10 +207,12 @@ class Solver:
         if jobs > 1 and len(items) > 1:
             if CACHING:   # compiled here once (and announced once): the workers load them all
                 self.ready()
-            return self._solve_in_workers(items, numbering, options, method, rules, limits,
-                                          progress, jobs)
+            with cyclic_gc_paused():
+                return self._solve_in_workers(items, numbering, options, method, rules, limits,
+                                              progress, jobs)
         self._ready({**self._warm_steps(method, rules), **self._batch_warm_steps()})
-        return self._solve_many(items, numbering, options, method, rules, limits, progress)
+        with cyclic_gc_paused():
+            return self._solve_many(items, numbering, options, method, rules, limits, progress)
 
     def verify(self, result):
         """Replay a solved result with the game's independent referee: True, or raise."""
@@ -480,12 +484,30 @@ class CompileNotice:
                 self._write(end=", done\n")
 
 
+@contextmanager
+def cyclic_gc_paused():
+    """Python's cyclic garbage collector off for the block (as it was after).  A batch keeps
+    every result, each with its list of moves, and as they pile up the collector walks them
+    again and again: the parent of two workers spent about half its CPU there
+    (docs/benchmarks.md).  Solving makes no reference cycles (tested), so the collector has
+    nothing to find meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _solve_chunk(game, first, items, numbering, options, method, rules, limits):
     """A worker's task for :meth:`Solver._solve_in_workers`: ``(first, results)``, each result
     with its start as an array and no verifier (the parent rebuilds both)."""
     from solvers.core.registry import get_solver
 
-    results = get_solver(game)._solve_many(items, numbering, options, method, rules, limits, None)
+    with cyclic_gc_paused():
+        results = get_solver(game)._solve_many(items, numbering, options, method, rules, limits,
+                                               None)
     for result in results:
         result.start = result.start.array
         result._verifier = None

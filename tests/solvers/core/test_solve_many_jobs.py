@@ -4,6 +4,7 @@ Each test that spawns workers pays their start-up (a second or two), so the deal
 small and one run checks several things: equality with ``jobs=1``, order, progress calls and
 ``verify()`` on the results that came back from the workers.
 """
+import gc
 import os
 import subprocess
 import sys
@@ -33,11 +34,14 @@ def check_against_one_process(solver, items, **kwargs):
     with the returned result, every solution replayed by the referee; the results."""
     one = solver.solve_many(items, **kwargs)
     calls = []
-    two = solver.solve_many(items, jobs=2, progress=lambda i, r: calls.append((i, r)), **kwargs)
+    two = solver.solve_many(items, jobs=2, progress=lambda i, r: calls.append((i, r, gc.isenabled())),
+                            **kwargs)
     assert len(two) == len(one) == len(items)
     assert all(same(a, b) for a, b in zip(one, two))
-    assert sorted(i for i, _ in calls) == list(range(len(items)))
-    assert all(two[i] is r for i, r in calls)
+    assert sorted(i for i, _, _ in calls) == list(range(len(items)))
+    assert all(two[i] is r for i, r, _ in calls)
+    # the results pile up here with the cyclic collector off (Solver.solve_many), on again after
+    assert not any(collecting for _, _, collecting in calls) and gc.isenabled()
     for result in two:
         assert result.start.game is solver.game
         if result.solved:
