@@ -80,11 +80,11 @@ def test_solve_many_pauses_the_cyclic_collector_and_makes_no_cycles(solver):
     safe because solving creates no reference cycles: after a batch with the collector off,
     a collection finds nothing.  The collector is on again afterwards, after an error too."""
     seeds = SEEDS[solver.GAME]
-    solver.solve_many(seeds)                   # warm: compiling may leave cycles of its own
-    gc.collect()
     during = []
     solver.solve_many(seeds, progress=lambda i, r: during.append(gc.isenabled()))
     assert during == [False] * len(seeds) and gc.isenabled()
+    solver.solve_many(seeds * 3)      # compiles what a batch needs: compiling leaves cycles
+    gc.collect()
     gc.disable()
     try:
         solver.solve_many(seeds * 3)
