@@ -1,5 +1,9 @@
 """The one solver contract (solvers.core.solver.Solver), checked the same way for all five games."""
 import gc
+import json
+import subprocess
+import sys
+import textwrap
 import time
 
 import numpy as np
@@ -11,6 +15,7 @@ from solvers import get_solver
 from solvers.core import solver as base
 from solvers.core.solver import Solver, check_limits
 from solvers.core.result import VERDICT_CODES, VERDICTS
+from tests.support import REPO
 
 SEEDS = {"clock": [1, 52, 3], "freecell": [1, 2, 3], "yukon": [1, 2, 67],
          "ten-across": [1, 2, 5], "zebra": [1, 2, 3]}
@@ -75,28 +80,43 @@ def test_solve_many_equals_solve_one_by_one(solver):
         assert (result.verdict, result.moves) == (one.verdict, one.moves)
 
 
-def test_solve_many_pauses_the_cyclic_collector_and_makes_no_cycles(solver):
-    """solve_many runs with Python's cyclic collector off (its results pile up), which is only
-    safe because solving creates no reference cycles: after a batch with the collector off,
-    a collection finds nothing.  The collector is on again afterwards, after an error too."""
+def test_solve_many_pauses_the_cyclic_collector(solver):
+    """solve_many runs with Python's cyclic collector off (its results pile up), and turns it
+    on again afterwards, after an error too."""
     seeds = SEEDS[solver.GAME]
     during = []
     solver.solve_many(seeds, progress=lambda i, r: during.append(gc.isenabled()))
     assert during == [False] * len(seeds) and gc.isenabled()
-    solver.solve_many(seeds * 3)      # compiles what a batch needs: compiling leaves cycles
-    gc.collect()
-    gc.disable()
-    try:
-        solver.solve_many(seeds * 3)
-        assert gc.collect() == 0
-    finally:
-        gc.enable()
 
     def fail(i, result):
         raise RuntimeError("stop")
     with pytest.raises(RuntimeError, match="stop"):
         solver.solve_many(seeds, progress=fail)
     assert gc.isenabled()
+
+
+def test_solving_makes_no_reference_cycles():
+    """What makes pausing the collector safe: after a batch of each game run with the collector
+    off (once warm: compiling makes cycles), a collection finds nothing.  In a fresh
+    interpreter, so that no other test's garbage is counted."""
+    code = textwrap.dedent(f"""
+        import gc, json
+        from solvers import get_solver
+        found = {{}}
+        for game, seeds in {SEEDS!r}.items():
+            solver = get_solver(game)
+            solver.solve_many(seeds * 3)
+            gc.collect()
+            gc.disable()
+            solver.solve_many(seeds * 3)
+            found[game] = gc.collect()
+            gc.enable()
+        print(json.dumps(found))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.splitlines()[-1]) == {game: 0 for game in SEEDS}
 
 
 def test_solve_columns_agree_with_solve(solver):
