@@ -490,7 +490,8 @@ def cyclic_gc_paused():
     every result, each with its list of moves, and as they pile up the collector walks them
     again and again: the parent of two workers spent about half its CPU there
     (docs/benchmarks.md).  Solving makes no reference cycles (tested), so the collector has
-    nothing to find meanwhile; what a first batch compiles does, and is collected after."""
+    nothing to find meanwhile; compiling does (a first batch's kernels), and that waits for
+    the collector's next pass after the block."""
     enabled = gc.isenabled()
     gc.disable()
     try:
