@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import fields
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from rules.game import State
 from rules.layout import Layout
 from rules.moves import DRAG, Move
 from solvers.core.workers import check_jobs, run_in_workers
-from solvers.core.result import SOLVED, VERDICT_CODE, replay_with_referee
+from solvers.core.result import SOLVED, VERDICT_CODE, SolveResult, replay_with_referee
 from solvers.core.search import Limits, compiling, reporting, staging
 from solvers.core.warm import Helpers
 
@@ -356,11 +357,13 @@ class Solver:
                   rules, limits) for i in starts)
         out = [None] * len(items)
 
+        game = self.game
+
         def record(chunk):
-            first, results = chunk
-            for i, result in enumerate(results, first):
-                result.start = State.trusted(self.game, result.start)
-                result._verifier = self.verify
+            first, starts, rows = chunk
+            for i, (start, row) in enumerate(zip(starts, rows), first):
+                result = SolveResult(*row[:-1], start=State.trusted(game, start.copy()),
+                                     deal=row[-1], _verifier=self.verify)
                 out[i] = result
                 if progress is not None:
                     progress(i, result)
@@ -502,17 +505,22 @@ def cyclic_gc_paused():
 
 
 def _solve_chunk(game, first, items, numbering, options, method, rules, limits):
-    """A worker's task for :meth:`Solver._solve_in_workers`: ``(first, results)``, each result
-    with its start as an array and no verifier (the parent rebuilds both)."""
+    """A worker's task for :meth:`Solver._solve_in_workers`: ``(first, starts, rows)``, the
+    starts as one array and each result as a tuple of its fields up to its start, then its
+    deal (the parent rebuilds the results): a chunk pickles and loads several times faster
+    than its objects."""
     from solvers.core.registry import get_solver
 
     with cyclic_gc_paused():
         results = get_solver(game)._solve_many(items, numbering, options, method, rules, limits,
                                                None)
-    for result in results:
-        result.start = result.start.array
-        result._verifier = None
-    return first, results
+    starts = np.stack([result.start.array for result in results])
+    rows = [tuple(getattr(result, name) for name in _SENT) + (result.deal,) for result in results]
+    return first, starts, rows
+
+
+_FIELDS = [f.name for f in fields(SolveResult)]
+_SENT = tuple(_FIELDS[:_FIELDS.index("start")])      # what a chunk sends of each result, and deal
 
 
 def empty_columns(seeds):
