@@ -198,7 +198,8 @@ class Solver:
         (:mod:`solvers.core.workers`; ``None``: one per core), each warmed up once: the same results as
         ``jobs=1`` under node limits (a time limit depends on the machine's load), ``progress``
         called as each chunk comes back (chunks in the order they finish, items in order within
-        one).  Fewer than two items run in this process."""
+        one).  Fewer than two items run in this process.  Python's cyclic garbage collector is
+        paused while the results pile up, ``progress`` calls included (:func:`cyclic_gc_paused`)."""
         method, rules = self.check_method(method), self.check_rules(rules)
         limits = check_limits(max_nodes, timeout, max_memory_mb)
         jobs = check_jobs(jobs)
