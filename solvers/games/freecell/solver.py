@@ -4,8 +4,6 @@ Freecell never declares a loss, so both rule modes run the same search.  ``atomi
 counts single-card moves: n for a drag of n cards, plus every card autoplay sends home (a
 drag to a homecell is that one card).
 """
-import gc
-from contextlib import contextmanager
 
 import numpy as np
 from numba import types as nt
@@ -14,7 +12,7 @@ from rules.game import State
 from rules.moves import DRAG, Move
 from rules.registry import get_game, get_referee
 from solvers.core.search import core_steps, with_callees
-from solvers.core.solver import Solver, check_limits, empty_columns
+from solvers.core.solver import Solver, check_limits, cyclic_gc_paused, empty_columns
 from solvers.core.result import SOLVED, VERDICT_CODE, SolutionError
 from solvers.games.freecell.batch import MAX_MS_DEAL, batchable, is_ms_deal, solve_batch
 from solvers.games.freecell import fused, moves
@@ -80,15 +78,14 @@ class FreecellSolver(Solver):
                                        progress)
         game = self.game
         known = _MOVES.get  # Moves are non-empty tuples: ``or`` only misses on a new code
-        out = []
-        with _gc_paused():
-            for i, result, root in solve_batch([int(d) for d in items], method, limits):
-                result.moves = [known(c) or _move(c) for c in result.moves]
-                result = self._finish(result, State.trusted(game, root.copy()), method, rules)
-                result.deal = int(items[i])
-                out.append(result)
-                if progress is not None:
-                    progress(i, result)
+        out = []      # with the cyclic collector paused (Solver.solve_many, _solve_chunk)
+        for i, result, root in solve_batch([int(d) for d in items], method, limits):
+            result.moves = [known(c) or _move(c) for c in result.moves]
+            result = self._finish(result, State.trusted(game, root.copy()), method, rules)
+            result.deal = int(items[i])
+            out.append(result)
+            if progress is not None:
+                progress(i, result)
         return out
 
     def solve_columns(self, seeds, numbering, options, rules, limits, method=None):
@@ -100,7 +97,7 @@ class FreecellSolver(Solver):
             return super().solve_columns(seeds, numbering, options, rules, limits, method)
         self.ready()
         out = empty_columns(seeds)
-        with _gc_paused():
+        with cyclic_gc_paused():
             for i, result, _ in solve_batch(seeds.tolist(), method, limits):
                 out["seconds"][i] = result.seconds
                 out["verdict"][i] = VERDICT_CODE[result.verdict]
@@ -150,20 +147,6 @@ def referee_atomic_length(result):
         to_home = m.kind == DRAG and 4 <= m.dst < 8
         atomic += (m.n if m.kind == DRAG else 1) + home - (1 if to_home else 0)
     return atomic
-
-
-@contextmanager
-def _gc_paused():
-    """A batch builds tens of thousands of long-lived objects (results, move lists) and no
-    cycles among them: the cyclic collector's repeated scans of them find nothing, so it is
-    paused while the batch runs."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 _MOVES = {}
